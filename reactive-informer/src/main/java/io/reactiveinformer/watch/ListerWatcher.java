@@ -1,0 +1,27 @@
+package io.reactiveinformer.watch;
+
+import io.reactiveinformer.client.ListOptions;
+import io.reactiveinformer.client.ObjectList;
+import io.reactiveinformer.client.WatchEvent;
+import io.reactiveinformer.client.WatchOptions;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * The two calls a reflector needs from the API server, for one resource (and namespace and selectors).
+ * Implementations: the HTTP resource client, and the test kit's in-memory one.
+ *
+ * <p>Both calls are cold: nothing is sent before subscription, and cancelling closes the request.
+ * Errors arrive as {@link io.reactiveinformer.client.KubernetesClientException} subtypes, so the
+ * reflector can tell a relist (410) from a back-off (429, 5xx, transport) from an access problem (401/403).
+ *
+ * @param <T> the object type
+ */
+public interface ListerWatcher<T> {
+
+    /** One page of the list. */
+    Mono<ObjectList<T>> list(ListOptions options);
+
+    /** A watch stream; it completes when the server closes it normally. */
+    Flux<WatchEvent<T>> watch(WatchOptions options);
+}

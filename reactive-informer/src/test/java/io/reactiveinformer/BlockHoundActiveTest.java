@@ -1,0 +1,36 @@
+package io.reactiveinformer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import reactor.blockhound.BlockingOperationError;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+/** Guards the build: every test JVM must run with BlockHound installed. */
+class BlockHoundActiveTest {
+
+    @Test
+    void blockingCallOnParallelSchedulerFails() {
+        Mono<Boolean> blocking = Mono.fromCallable(() -> new CountDownLatch(1).await(10, TimeUnit.MILLISECONDS))
+                .subscribeOn(Schedulers.parallel());
+
+        Throwable error = blocking.<Throwable>map(ignored -> new AssertionError("the blocking call was allowed"))
+                .onErrorResume(Mono::just)
+                .block(Duration.ofSeconds(10));
+
+        assertThat(error).isInstanceOf(BlockingOperationError.class);
+    }
+
+    @Test
+    void sameCallOnBoundedElasticIsAllowed() {
+        assertThatCode(() -> Mono.fromCallable(() -> new CountDownLatch(1).await(1, TimeUnit.MILLISECONDS))
+                        .subscribeOn(Schedulers.boundedElastic())
+                        .block(Duration.ofSeconds(10)))
+                .doesNotThrowAnyException();
+    }
+}
