@@ -13,7 +13,7 @@ import java.util.Objects;
 public sealed interface FifoEntry<T> {
 
     /**
-     * The pending deltas of one key, oldest first, after coalescing (see {@link DeltaFifo}).
+     * The pending deltas of one key, oldest first, coalesced as {@link DeltaFifo} describes.
      *
      * @param key    the object key
      * @param deltas at least one delta, at most five

@@ -5,10 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1ManagedFieldsEntry;
 import io.kubernetes.client.openapi.models.V1Pod;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.reactivestreams.Subscription;
+import reactor.core.CoreSubscriber;
 import reactor.test.StepVerifier;
 import reactor.test.subscriber.TestSubscriber;
 
@@ -224,7 +227,7 @@ class DeltaFifoTest {
     @Test
     void syncedDuringOnNextOnlyAfterItReturns() {
         fifo.replace(List.of(), "1");
-        List<Boolean> syncedInside = new java.util.ArrayList<>();
+        List<Boolean> syncedInside = new ArrayList<>();
         fifo.entries().take(1).doOnNext(e -> syncedInside.add(fifo.hasSynced())).blockLast();
         assertThat(syncedInside).containsExactly(false);
         assertThat(fifo.hasSynced()).isTrue();
@@ -257,6 +260,39 @@ class DeltaFifoTest {
                 .thenRequest(1)
                 .expectNext("ns/a[ADDED:1]")
                 .verifyComplete();
+    }
+
+    @Test
+    void consumerThrowingFromOnNextGetsTheErrorAndEndsTheFifo() {
+        List<Throwable> errors = new ArrayList<>();
+        List<FifoEntry<V1Pod>> received = new ArrayList<>();
+        fifo.entries().subscribe(new CoreSubscriber<FifoEntry<V1Pod>>() {
+            @Override
+            public void onSubscribe(Subscription s) {
+                s.request(Long.MAX_VALUE);
+            }
+
+            @Override
+            public void onNext(FifoEntry<V1Pod> entry) {
+                received.add(entry);
+                throw new IllegalStateException("handler bug");
+            }
+
+            @Override
+            public void onError(Throwable t) {
+                errors.add(t);
+            }
+
+            @Override
+            public void onComplete() {
+                errors.add(new AssertionError("completed"));
+            }
+        });
+        fifo.add(pod("ns", "a", "1"));
+        fifo.add(pod("ns", "b", "1"));
+
+        assertThat(received).hasSize(1);
+        assertThat(errors).singleElement().satisfies(e -> assertThat(e).hasMessage("handler bug"));
     }
 
     @Test
