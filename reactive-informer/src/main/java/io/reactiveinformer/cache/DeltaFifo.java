@@ -1,0 +1,360 @@
+package io.reactiveinformer.cache;
+
+import io.kubernetes.client.common.KubernetesObject;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Queue;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.concurrent.atomic.AtomicLongFieldUpdater;
+import java.util.function.UnaryOperator;
+import org.reactivestreams.Subscription;
+import reactor.core.CoreSubscriber;
+import reactor.core.Exceptions;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Operators;
+import reactor.util.concurrent.Queues;
+
+/**
+ * The keyed queue between the reflector and the cache (client-go's {@code DeltaFIFO}), as a
+ * reactive sink: producers push changes, one consumer drains {@link FifoEntry entries} as a
+ * {@link Flux} with backpressure.
+ *
+ * <p><b>Coalescing.</b> A key is pending at most once however many deltas it has, and keys are
+ * delivered in the order in which they first became pending. A key's pending deltas coalesce:
+ * consecutive updates collapse to the newest (behind an {@code ADDED} that starts the run, which is
+ * kept), an update drops a pending {@code SYNC}, two trailing deletions collapse to one (a known
+ * final state beats a tombstone), and a delete/recreate/delete collapses to one deletion, so a key
+ * holds at most five deltas and the FIFO's
+ * memory is bounded by the number of distinct keys, however slow the consumer. A deletion of a key
+ * neither pending nor cached is dropped.
+ *
+ * <p><b>Relists.</b> {@link #replace} enqueues one {@link FifoEntry.Replace} that supersedes every
+ * pending delta and any earlier pending relist (a relist is newer than all of them); coalescing
+ * starts afresh behind it. Its consumer swaps the cache in one step (see {@link ConcurrentIndexer#replaceAll}).
+ * Deltas superseded this way were never applied, so handlers see nothing of keys that only they
+ * mentioned; keys the cache holds but the relist lacks become deletions with unknown final state.
+ * {@link #hasSynced()} turns true once the first relist has been delivered (client-go also counts a
+ * FIFO whose first change was not a relist as synced).
+ *
+ * <p><b>Resync.</b> {@link #resync()} enqueues a {@link DeltaType#SYNC} delta for every cached key
+ * with nothing pending (a pending delta is newer); it does nothing while a relist is pending.
+ *
+ * <p><b>Threading.</b> Producer methods may be called from any thread, concurrently; they never
+ * block: they apply the transform, offer an operation to a lock-free multi-producer queue and
+ * run the drain loop if no other thread is running it. The drain loop is serialized by a
+ * work-in-progress counter (as in reactor-core's operators): whichever thread wins it integrates
+ * the queued operations into the keyed state, then emits as many entries as the subscriber has
+ * requested; no lock is held and no thread waits while the subscriber runs. Because
+ * {@code onNext} runs inside the drain loop, checks against the cache (unknown deletions,
+ * resync) never interleave with the consumer applying an entry, <em>provided the subscriber
+ * applies each entry to the cache before its {@code onNext} returns</em> (e.g. {@code
+ * entries().map(apply)}); {@link #hasSynced()} relies on the same contract. Operations pushed
+ * while the subscriber has no demand are coalesced and wait.
+ *
+ * <p>One subscriber only: a second one receives an {@link IllegalStateException}. Cancelling
+ * discards what is pending and ends the FIFO; {@link #close()} completes the stream once everything
+ * pushed before it is delivered.
+ *
+ * @param <T> the object type
+ */
+public final class DeltaFifo<T extends KubernetesObject> {
+
+    private sealed interface Op<T> {
+    }
+
+    private record KeyOp<T>(String key, Delta<T> delta) implements Op<T> {
+    }
+
+    private record ReplaceOp<T>(Map<String, T> items, String resourceVersion) implements Op<T> {
+    }
+
+    private record ResyncOp<T>() implements Op<T> {
+    }
+
+    private record CloseOp<T>() implements Op<T> {
+    }
+
+    private final Indexer<T> knownObjects;
+    private final UnaryOperator<T> transform;
+    private final Queue<Op<T>> ops = Queues.<Op<T>>unboundedMultiproducer().get();
+    private final Flux<FifoEntry<T>> entries = new Entries();
+    private final Subscription subscription = new EntrySubscription();
+
+    private volatile int wip;
+    @SuppressWarnings("rawtypes")
+    private static final AtomicIntegerFieldUpdater<DeltaFifo> WIP =
+            AtomicIntegerFieldUpdater.newUpdater(DeltaFifo.class, "wip");
+
+    private volatile long requested;
+    @SuppressWarnings("rawtypes")
+    private static final AtomicLongFieldUpdater<DeltaFifo> REQUESTED =
+            AtomicLongFieldUpdater.newUpdater(DeltaFifo.class, "requested");
+
+    private volatile int subscribed;
+    @SuppressWarnings("rawtypes")
+    private static final AtomicIntegerFieldUpdater<DeltaFifo> SUBSCRIBED =
+            AtomicIntegerFieldUpdater.newUpdater(DeltaFifo.class, "subscribed");
+
+    private volatile CoreSubscriber<? super FifoEntry<T>> actual;
+    private volatile boolean cancelled;
+    private volatile boolean synced;
+
+    // Confined to the thread running the drain loop (handed over through WIP).
+    private final LinkedHashMap<String, PendingDeltas<T>> pending = new LinkedHashMap<>();
+    private ReplaceOp<T> pendingReplace;
+    private boolean populated;
+    private boolean closed;
+    private boolean done;
+
+    /**
+     * A FIFO without transform.
+     *
+     * @param knownObjects the cache its entries are applied to: consulted to drop deletions of
+     *                     unknown keys and to enumerate a resync
+     */
+    public DeltaFifo(Indexer<T> knownObjects) {
+        this(knownObjects, UnaryOperator.identity());
+    }
+
+    /**
+     * @param knownObjects the cache its entries are applied to
+     * @param transform    applied once to every pushed object, on the producer's thread, before it is
+     *                     queued (e.g. to drop {@code metadata.managedFields}); it may return the same
+     *                     instance modified or a new one, but must keep the key
+     */
+    public DeltaFifo(Indexer<T> knownObjects, UnaryOperator<T> transform) {
+        this.knownObjects = Objects.requireNonNull(knownObjects, "knownObjects");
+        this.transform = Objects.requireNonNull(transform, "transform");
+    }
+
+    /** Queues the creation of {@code object} (a watch {@code ADDED}). */
+    public void add(T object) {
+        push(DeltaType.ADDED, object);
+    }
+
+    /** Queues a change of {@code object} (a watch {@code MODIFIED}). */
+    public void update(T object) {
+        push(DeltaType.UPDATED, object);
+    }
+
+    /** Queues the deletion of {@code object}, its final state (a watch {@code DELETED}). */
+    public void delete(T object) {
+        push(DeltaType.DELETED, object);
+    }
+
+    private void push(DeltaType type, T object) {
+        T transformed = transform.apply(object);
+        ops.offer(new KeyOp<>(ObjectKeys.keyOf(transformed), Delta.of(type, transformed)));
+        drain();
+    }
+
+    /**
+     * Queues a relist: {@code items} is the complete content at {@code resourceVersion}. Supersedes
+     * everything pending; of objects with the same key the last one counts.
+     */
+    public void replace(List<T> items, String resourceVersion) {
+        Map<String, T> byKey = new LinkedHashMap<>(Math.max(16, items.size() * 4 / 3 + 1));
+        for (T item : items) {
+            T transformed = transform.apply(item);
+            byKey.put(ObjectKeys.keyOf(transformed), transformed);
+        }
+        ops.offer(new ReplaceOp<>(Collections.unmodifiableMap(byKey), resourceVersion));
+        drain();
+    }
+
+    /** Queues a {@link DeltaType#SYNC} for every cached key that has nothing pending. */
+    public void resync() {
+        ops.offer(new ResyncOp<>());
+        drain();
+    }
+
+    /** Completes the stream after everything pushed before this call; later pushes are ignored. */
+    public void close() {
+        ops.offer(new CloseOp<>());
+        drain();
+    }
+
+    /**
+     * Whether the initial list has been delivered to, and (per the consumer contract) applied by,
+     * the subscriber. Readable from any thread.
+     */
+    public boolean hasSynced() {
+        return synced;
+    }
+
+    /**
+     * The entries, for the single consumer. Nothing is delivered before it requests; each
+     * {@code request(n)} allows {@code n} more entries.
+     */
+    public Flux<FifoEntry<T>> entries() {
+        return entries;
+    }
+
+    private void drain() {
+        if (WIP.getAndIncrement(this) != 0) {
+            return;
+        }
+        int missed = 1;
+        for (;;) {
+            integrate();
+            CoreSubscriber<? super FifoEntry<T>> a = actual;
+            if (cancelled) {
+                pending.clear();
+                pendingReplace = null;
+            } else if (a != null && !done) {
+                long r = requested;
+                long e = 0;
+                while (e != r && !cancelled) {
+                    integrate();
+                    FifoEntry<T> entry = poll();
+                    if (entry == null) {
+                        break;
+                    }
+                    if (!deliver(a, entry)) {
+                        break;
+                    }
+                    e++;
+                }
+                if (closed && !cancelled && pendingReplace == null && pending.isEmpty()) {
+                    done = true;
+                    a.onComplete();
+                }
+                if (e != 0) {
+                    Operators.produced(REQUESTED, this, e);
+                }
+            }
+            missed = WIP.addAndGet(this, -missed);
+            if (missed == 0) {
+                return;
+            }
+        }
+    }
+
+    private void integrate() {
+        Op<T> op;
+        while ((op = ops.poll()) != null) {
+            if (closed || cancelled) {
+                continue;
+            }
+            if (op instanceof KeyOp<T> keyOp) {
+                markPopulated(false);
+                integrate(keyOp.key(), keyOp.delta());
+            } else if (op instanceof ReplaceOp<T> replaceOp) {
+                markPopulated(true);
+                pending.clear();
+                pendingReplace = replaceOp;
+            } else if (op instanceof ResyncOp) {
+                resyncIdleKeys();
+            } else {
+                closed = true;
+            }
+        }
+    }
+
+    private void markPopulated(boolean byReplace) {
+        if (!populated) {
+            populated = true;
+            if (!byReplace) {
+                synced = true;
+            }
+        }
+    }
+
+    private void integrate(String key, Delta<T> delta) {
+        PendingDeltas<T> deltas = pending.get(key);
+        if (deltas == null) {
+            if (delta.type() == DeltaType.DELETED && !known(key)) {
+                return;
+            }
+            deltas = new PendingDeltas<>();
+            pending.put(key, deltas);
+        }
+        deltas.append(delta);
+    }
+
+    /** Whether the key exists in the state the cache will have once what is pending is applied. */
+    private boolean known(String key) {
+        return pendingReplace != null ? pendingReplace.items().containsKey(key) : knownObjects.containsKey(key);
+    }
+
+    private void resyncIdleKeys() {
+        if (pendingReplace != null) {
+            return;
+        }
+        for (String key : knownObjects.listKeys()) {
+            if (!pending.containsKey(key)) {
+                knownObjects.getByKey(key).ifPresent(object -> {
+                    PendingDeltas<T> deltas = new PendingDeltas<>();
+                    deltas.append(Delta.of(DeltaType.SYNC, object));
+                    pending.put(key, deltas);
+                });
+            }
+        }
+    }
+
+    private FifoEntry<T> poll() {
+        if (pendingReplace != null) {
+            ReplaceOp<T> replace = pendingReplace;
+            pendingReplace = null;
+            return new FifoEntry.Replace<>(replace.items(), replace.resourceVersion(), !synced);
+        }
+        Iterator<Map.Entry<String, PendingDeltas<T>>> first = pending.entrySet().iterator();
+        if (!first.hasNext()) {
+            return null;
+        }
+        Map.Entry<String, PendingDeltas<T>> next = first.next();
+        first.remove();
+        return new FifoEntry.Deltas<>(next.getKey(), next.getValue().toList());
+    }
+
+    private boolean deliver(CoreSubscriber<? super FifoEntry<T>> a, FifoEntry<T> entry) {
+        try {
+            a.onNext(entry);
+        } catch (Throwable t) {
+            Exceptions.throwIfFatal(t);
+            cancelled = true;
+            a.onError(Operators.onOperatorError(subscription, t, entry, a.currentContext()));
+            return false;
+        }
+        if (entry instanceof FifoEntry.Replace<T> replace && replace.initial()) {
+            synced = true;
+        }
+        return true;
+    }
+
+    private final class Entries extends Flux<FifoEntry<T>> {
+
+        @Override
+        public void subscribe(CoreSubscriber<? super FifoEntry<T>> subscriber) {
+            if (!SUBSCRIBED.compareAndSet(DeltaFifo.this, 0, 1)) {
+                Operators.error(subscriber, new IllegalStateException(
+                        "DeltaFifo allows a single subscriber (its consumer applies entries to the cache); it already has one"));
+                return;
+            }
+            subscriber.onSubscribe(subscription);
+            actual = subscriber;
+            drain();
+        }
+    }
+
+    private final class EntrySubscription implements Subscription {
+
+        @Override
+        public void request(long n) {
+            if (Operators.validate(n)) {
+                Operators.addCap(REQUESTED, DeltaFifo.this, n);
+                drain();
+            }
+        }
+
+        @Override
+        public void cancel() {
+            cancelled = true;
+            drain();
+        }
+    }
+}

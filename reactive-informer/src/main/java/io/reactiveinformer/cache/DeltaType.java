@@ -1,0 +1,15 @@
+package io.reactiveinformer.cache;
+
+/** What a {@link Delta} says happened to an object. */
+public enum DeltaType {
+    /** A watch reported the object created. */
+    ADDED,
+    /** A watch reported the object changed. */
+    UPDATED,
+    /** A watch reported the object deleted, or a relist no longer contained it (a tombstone). */
+    DELETED,
+    /** A relist contained the object. */
+    REPLACED,
+    /** A resync re-delivers the cached object unchanged. */
+    SYNC
+}

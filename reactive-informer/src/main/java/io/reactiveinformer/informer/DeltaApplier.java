@@ -1,0 +1,103 @@
+package io.reactiveinformer.informer;
+
+import io.kubernetes.client.common.KubernetesObject;
+import io.reactiveinformer.cache.ConcurrentIndexer;
+import io.reactiveinformer.cache.DeletedFinalStateUnknown;
+import io.reactiveinformer.cache.Delta;
+import io.reactiveinformer.cache.DeltaFifo;
+import io.reactiveinformer.cache.DeltaType;
+import io.reactiveinformer.cache.FifoEntry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+import reactor.core.publisher.Flux;
+
+/**
+ * The informer's "handle deltas" step: applies one {@link FifoEntry} to the cache and says what
+ * handlers must be told. An object present in the cache after a non-deletion delta is an update
+ * (an {@link DeltaType#UPDATED} for an unknown key is an add, and vice versa), a deletion of a key
+ * the cache no longer holds is dropped, and a relist swaps the cache in one step and then reports
+ * deletions (final state unknown) for vanished keys followed by updates and adds in list order.
+ *
+ * <p>Not thread-safe: it is the cache's single writer, called from the {@link DeltaFifo}'s
+ * consumer, inside {@code onNext}.
+ */
+final class DeltaApplier<T extends KubernetesObject> {
+
+    private final ConcurrentIndexer<T> indexer;
+
+    DeltaApplier(ConcurrentIndexer<T> indexer) {
+        this.indexer = Objects.requireNonNull(indexer, "indexer");
+    }
+
+    /**
+     * Drains {@code fifo}, applying each entry before its {@code onNext} returns (the FIFO's
+     * contract), one entry at a time so that what is still pending keeps coalescing.
+     */
+    Flux<Notification<T>> notifications(DeltaFifo<T> fifo) {
+        return fifo.entries().map(this::apply).concatMapIterable(Function.identity(), 1);
+    }
+
+    /** Applies {@code entry} to the cache; the notifications, in the order handlers must see them. */
+    List<Notification<T>> apply(FifoEntry<T> entry) {
+        if (entry instanceof FifoEntry.Deltas<T> deltas) {
+            List<Notification<T>> notifications = new ArrayList<>(deltas.deltas().size());
+            for (Delta<T> delta : deltas.deltas()) {
+                applyDelta(deltas.key(), delta, notifications);
+            }
+            return notifications;
+        }
+        return applyReplace((FifoEntry.Replace<T>) entry);
+    }
+
+    private void applyDelta(String key, Delta<T> delta, List<Notification<T>> notifications) {
+        if (delta.type() == DeltaType.DELETED) {
+            indexer.delete(key).ifPresent(old -> notifications.add(notification(key, delta, old, false)));
+        } else {
+            notifications.add(notification(key, delta, indexer.put(delta.object()).orElse(null), false));
+        }
+    }
+
+    /*
+     * A relist becomes a tombstone deletion per vanished key and a REPLACED delta per listed object,
+     * told the same way as deltas from the FIFO, after the cache has been swapped in one step.
+     */
+    private List<Notification<T>> applyReplace(FifoEntry.Replace<T> replace) {
+        Map<String, T> items = replace.items();
+        Map<String, T> previous = indexer.replaceAll(items);
+        List<Notification<T>> notifications = new ArrayList<>(items.size() + 16);
+        previous.forEach((key, old) -> {
+            if (!items.containsKey(key)) {
+                Delta<T> tombstone = Delta.deleted(new DeletedFinalStateUnknown<>(key, old));
+                notifications.add(notification(key, tombstone, old, false));
+            }
+        });
+        items.forEach((key, object) -> notifications.add(
+                notification(key, Delta.of(DeltaType.REPLACED, object), previous.get(key), replace.initial())));
+        return notifications;
+    }
+
+    /** What handlers are told about {@code delta}, given the object the cache held before it ({@code null}: none). */
+    private static <T extends KubernetesObject> Notification<T> notification(
+            String key, Delta<T> delta, T old, boolean inInitialList) {
+        if (delta.type() == DeltaType.DELETED) {
+            return new Notification.Deleted<>(key, delta.object(), delta.isFinalStateUnknown());
+        }
+        return old == null
+                ? new Notification.Added<>(key, delta.object(), inInitialList)
+                : new Notification.Updated<>(key, old, delta.object(), isResync(delta, old));
+    }
+
+    private static <T extends KubernetesObject> boolean isResync(Delta<T> delta, T old) {
+        return switch (delta.type()) {
+            case SYNC -> true;
+            case REPLACED -> {
+                String oldVersion = old.getMetadata().getResourceVersion();
+                yield oldVersion != null && oldVersion.equals(delta.object().getMetadata().getResourceVersion());
+            }
+            default -> false;
+        };
+    }
+}
