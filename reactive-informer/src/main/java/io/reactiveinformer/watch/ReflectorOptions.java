@@ -19,7 +19,9 @@ import java.util.Objects;
  * @param minWatchTimeout each watch asks the server to close it after a random time in
  *                        {@code [minWatchTimeout, 2 × minWatchTimeout)}, whole seconds, at least one second
  * @param idleTimeout     a watch that delivers no event and no bookmark for this long is presumed dead
- *                        (a half-open connection) and restarted from the last resourceVersion
+ *                        (a half-open connection) and restarted from the last resourceVersion; keep it
+ *                        above the server's bookmark interval, or at least {@code 2 × minWatchTimeout} when
+ *                        the server may send no bookmarks, lest quiet watches count as failures
  * @param backoff         the delays between failed attempts
  */
 public record ReflectorOptions(String labelSelector, String fieldSelector, Integer pageSize, boolean streamingList,
@@ -29,7 +31,7 @@ public record ReflectorOptions(String labelSelector, String fieldSelector, Integ
     public static final int DEFAULT_PAGE_SIZE = 500;
 
     private static final ReflectorOptions DEFAULTS = new ReflectorOptions(null, null, null, false,
-            Duration.ofMinutes(5), Duration.ofMinutes(5), Backoff.defaults());
+            Duration.ofMinutes(5), Duration.ofMinutes(11), Backoff.defaults());
 
     public ReflectorOptions {
         Objects.requireNonNull(minWatchTimeout, "minWatchTimeout");
@@ -47,9 +49,11 @@ public record ReflectorOptions(String labelSelector, String fieldSelector, Integ
     }
 
     /**
-     * No selectors, client-go's paging policy, LIST (not streaming), watches of 5 to 10 minutes, idle
-     * after 5 minutes without an event or bookmark (API servers send a bookmark about every minute),
-     * {@link Backoff#defaults()}.
+     * No selectors, client-go's paging policy, LIST (not streaming), watches of 5 to 10 minutes,
+     * {@link Backoff#defaults()}, and an idle timeout of 11 minutes: longer than the longest watch, so it
+     * fires only on a connection that is dead (a live server closes every watch by its timeout), whatever
+     * the server's bookmark habits. API servers with a watch cache send a bookmark about every minute;
+     * against those, an idle timeout of 2 to 3 minutes detects a dead connection sooner.
      */
     public static ReflectorOptions defaults() {
         return DEFAULTS;
