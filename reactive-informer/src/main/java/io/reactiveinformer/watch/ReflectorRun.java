@@ -106,6 +106,14 @@ final class ReflectorRun<T extends KubernetesObject> {
                 .onErrorResume(ReflectorRun::recoverable, e -> listFailed(clientException(e), resourceVersion));
     }
 
+    /** Where the next list starts: a streaming list asks for "" (consistent) rather than "0" the first time. */
+    private String nextListResourceVersion() {
+        if (options.streamingList() && !streamingListUnsupported) {
+            return resourceVersionUnavailable ? "" : lastSyncResourceVersion;
+        }
+        return relistResourceVersion();
+    }
+
     private String relistResourceVersion() {
         if (resourceVersionUnavailable) {
             return "";
@@ -147,7 +155,7 @@ final class ReflectorRun<T extends KubernetesObject> {
     // ---- streaming list
 
     private Flux<ReflectorEvent<T>> streamingList() {
-        String resourceVersion = resourceVersionUnavailable ? "" : lastSyncResourceVersion;
+        String resourceVersion = nextListResourceVersion();
         WatchOptions request = watchOptions(resourceVersion).withInitialEvents();
         log.debug("{}: streaming list from resourceVersion \"{}\"", name, resourceVersion);
         InitialEvents<T> initial = new InitialEvents<>();
@@ -219,11 +227,28 @@ final class ReflectorRun<T extends KubernetesObject> {
                 .withTimeoutSeconds((int) Math.min(Integer.MAX_VALUE, timeout));
     }
 
+    /**
+     * Fails the watch with {@link ReflectorException.Reason#WATCH_IDLE} once no event arrived for the idle
+     * timeout. Rather than rescheduling a timer on every event (the cost of {@code Flux.timeout}), each
+     * event only records its time, and one timer at a time checks it: about one timer per idle period.
+     */
     private Flux<WatchEvent<T>> idleGuarded(Flux<WatchEvent<T>> watch) {
-        Duration idle = options.idleTimeout();
-        return watch.timeout(Mono.delay(idle, scheduler), event -> Mono.delay(idle, scheduler),
-                Flux.error(() -> new ReflectorException(ReflectorException.Reason.WATCH_IDLE,
-                        "no watch event or bookmark for " + idle + "; presuming the connection dead", null)));
+        long idleMillis = options.idleTimeout().toMillis();
+        return Flux.defer(() -> {
+            IdleWatchdog watchdog = new IdleWatchdog(scheduler.now(TimeUnit.MILLISECONDS));
+            Mono<Long> expired = Mono.defer(() -> {
+                long remaining = watchdog.lastEventMillis + idleMillis - scheduler.now(TimeUnit.MILLISECONDS);
+                return remaining <= 0 ? Mono.just(remaining)
+                        : Mono.delay(Duration.ofMillis(remaining), scheduler).then(Mono.<Long>empty());
+            }).repeatWhenEmpty(checks -> checks).doOnNext(ignored -> watchdog.expired = true);
+            return watch.doOnNext(event -> watchdog.lastEventMillis = scheduler.now(TimeUnit.MILLISECONDS))
+                    .takeUntilOther(expired)
+                    .concatWith(Flux.defer(() -> watchdog.expired
+                            ? Flux.error(new ReflectorException(ReflectorException.Reason.WATCH_IDLE,
+                                    "no watch event or bookmark for " + options.idleTimeout()
+                                            + "; presuming the connection dead", null))
+                            : Flux.empty()));
+        });
     }
 
     private void emit(WatchEvent<T> event, WatchProgress progress, SynchronousSink<ReflectorEvent<T>> sink) {
@@ -289,7 +314,7 @@ final class ReflectorRun<T extends KubernetesObject> {
         if (log.isInfoEnabled()) {
             String action = then == Step.WATCH
                     ? "watching again from resourceVersion \"" + lastSyncResourceVersion + "\""
-                    : "listing again at resourceVersion \"" + relistResourceVersion() + "\"";
+                    : "listing again at resourceVersion \"" + nextListResourceVersion() + "\"";
             log.info("{}: {} (failure {}); {} in {} ms", name, error.getMessage(), consecutiveFailures, action,
                     retryIn.toMillis());
         }
@@ -344,6 +369,16 @@ final class ReflectorRun<T extends KubernetesObject> {
     static String resourceVersionOf(KubernetesObject object) {
         V1ObjectMeta metadata = object.getMetadata();
         return metadata == null ? null : metadata.getResourceVersion();
+    }
+
+    /** Written by the watch's signals, read by the idle timer on a scheduler thread. */
+    private static final class IdleWatchdog {
+        volatile long lastEventMillis;
+        volatile boolean expired;
+
+        IdleWatchdog(long startedMillis) {
+            this.lastEventMillis = startedMillis;
+        }
     }
 
     private static final class WatchProgress {
