@@ -67,8 +67,9 @@ public final class Reflector<T extends KubernetesObject> {
     /**
      * The events of the resource, starting with a list. Cold: each subscription runs its own list and
      * watch with its own state (resourceVersion, backoff, streaming-list fallback). Never completes and
-     * never signals an error (failures arrive as {@link ReflectorEvent.Failed}); cancelling closes the
-     * list or watch in flight and any pending delay.
+     * never signals an error: failures arrive as {@link ReflectorEvent.Failed}, a {@link ListerWatcher}
+     * signalling something else than a client exception included; only a JVM {@link Error} ends it.
+     * Cancelling closes the list or watch in flight and any pending delay.
      */
     public Flux<ReflectorEvent<T>> events() {
         return Flux.defer(() -> new ReflectorRun<>(name, listerWatcher, options, scheduler, random).events());
