@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.kubernetes.client.custom.IntOrString;
 import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.openapi.models.V1ListMeta;
+import io.kubernetes.client.openapi.models.V1Status;
 import io.reactiveinformer.client.DecodeException;
 import java.io.ByteArrayOutputStream;
 import java.time.OffsetDateTime;
@@ -12,6 +13,7 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.MapperFeature;
+import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.module.SimpleModule;
@@ -33,9 +35,30 @@ public final class KubernetesJson {
     private static final KubernetesJson DEFAULT = new KubernetesJson(mapperBuilder().build());
 
     private final JsonMapper mapper;
+    private final ClassValue<ObjectReader> readers = new ClassValue<>() {
+        @Override
+        protected ObjectReader computeValue(Class<?> type) {
+            return mapper.readerFor(type);
+        }
+    };
 
     private KubernetesJson(JsonMapper mapper) {
         this.mapper = mapper;
+        prepare(V1Status.class);
+        prepare(V1ListMeta.class);
+    }
+
+    /**
+     * Builds the mapping of {@code type} now. Jackson builds a mapping the first time a type is read,
+     * under a lock; doing it ahead keeps that lock off the event loops that decode responses.
+     * The client calls this when a resource handle is created.
+     */
+    public void prepare(Class<?> type) {
+        readers.get(type);
+    }
+
+    ObjectReader reader(Class<?> type) {
+        return readers.get(type);
     }
 
     /** The shared default instance. */

@@ -35,8 +35,8 @@ public final class ObjectListDecoder<T> extends JsonStreamDecoder {
 
     ObjectListDecoder(KubernetesJson json, Class<T> type, String source) {
         super(json, source);
-        this.itemReader = json.mapper().readerFor(type);
-        this.metaReader = json.mapper().readerFor(V1ListMeta.class);
+        this.itemReader = json.reader(type);
+        this.metaReader = json.reader(V1ListMeta.class);
         this.type = type;
     }
 

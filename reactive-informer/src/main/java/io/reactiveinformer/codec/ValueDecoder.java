@@ -23,7 +23,7 @@ public final class ValueDecoder<T> extends JsonStreamDecoder {
 
     ValueDecoder(KubernetesJson json, Class<T> type, String source) {
         super(json, source);
-        this.reader = json.mapper().readerFor(type);
+        this.reader = json.reader(type);
         this.type = type;
     }
 

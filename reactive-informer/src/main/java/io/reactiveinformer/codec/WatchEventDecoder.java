@@ -43,8 +43,8 @@ public final class WatchEventDecoder<T> extends JsonStreamDecoder {
 
     WatchEventDecoder(KubernetesJson json, Class<T> type, String source) {
         super(json, source);
-        this.objectReader = json.mapper().readerFor(type);
-        this.statusReader = json.mapper().readerFor(V1Status.class);
+        this.objectReader = json.reader(type);
+        this.statusReader = json.reader(V1Status.class);
         this.type = type;
         this.source = source;
     }
