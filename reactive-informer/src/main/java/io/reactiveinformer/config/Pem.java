@@ -44,7 +44,7 @@ final class Pem {
             Object section;
             while ((section = parser.readObject()) != null) {
                 if (section instanceof PEMKeyPair pair) {
-                    return converter.getKeyPair(pair).getPrivate();
+                    return converter.getPrivateKey(pair.getPrivateKeyInfo());
                 }
                 if (section instanceof PrivateKeyInfo info) {
                     return converter.getPrivateKey(info);
