@@ -14,7 +14,11 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Date;
 import java.util.concurrent.atomic.AtomicLong;
+import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
+import org.bouncycastle.asn1.sec.ECPrivateKey;
 import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
+import org.bouncycastle.util.io.pem.PemObject;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.Extension;
 import org.bouncycastle.asn1.x509.GeneralName;
@@ -38,9 +42,21 @@ public final class TestPki {
             return pem(certificate);
         }
 
-        /** The key in the traditional OpenSSL form: PKCS#1 for RSA, SEC1 for EC. */
+        /** The key in the traditional OpenSSL form: PKCS#1 for RSA, SEC1 with curve parameters (as openssl writes it) for EC. */
         public String keyPemTraditional() {
-            return pem(keys);
+            if (!(keys.getPrivate() instanceof java.security.interfaces.ECPrivateKey)) {
+                return pem(keys);
+            }
+            try {
+                PrivateKeyInfo info = PrivateKeyInfo.getInstance(keys.getPrivate().getEncoded());
+                ECPrivateKey inner = ECPrivateKey.getInstance(info.parsePrivateKey());
+                ECPrivateKey full = new ECPrivateKey(256, inner.getKey(),
+                        SubjectPublicKeyInfo.getInstance(keys.getPublic().getEncoded()).getPublicKeyData(),
+                        info.getPrivateKeyAlgorithm().getParameters());
+                return pem(new PemObject("EC PRIVATE KEY", full.getEncoded()));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
 
         public String keyPemPkcs8() {
