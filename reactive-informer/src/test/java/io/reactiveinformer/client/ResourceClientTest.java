@@ -184,7 +184,6 @@ class ResourceClientTest {
     @Test
     void cancellingAWatchClosesTheConnection() {
         Sinks.One<Boolean> closed = Sinks.one();
-        byte[] first = Arrays.copyOf(STREAM, 4000);
         server.handle((req, res) -> {
             res.withConnection(c -> c.onDispose(() -> closed.tryEmitValue(true)));
             byte[] line = ERROR_STREAM;
@@ -195,8 +194,7 @@ class ResourceClientTest {
         StepVerifier.create(client.resource(V1Pod.class).watch(WatchOptions.from("1")).take(1))
                 .expectNextCount(1)
                 .verifyComplete();
-        StepVerifier.create(closed.asMono()).expectNext(true).verifyComplete();
-        assertThat(first).isNotEmpty();
+        StepVerifier.create(closed.asMono()).expectNext(true).expectComplete().verify(WAIT);
     }
 
     @Test
@@ -299,22 +297,22 @@ class ResourceClientTest {
                 : res.sendByteArray(Mono.just(POD)));
         var pods = client.resource(V1Pod.class);
 
-        StepVerifier.create(pods.get("a")).expectError(KubernetesApiException.Unauthorized.class).verify(WAIT);
+        StepVerifier.create(pods.get("a"))
+                .expectErrorSatisfies(e -> assertThat(e).isInstanceOf(KubernetesApiException.Unauthorized.class)
+                        .message().doesNotContain("first"))
+                .verify(WAIT);
         StepVerifier.create(pods.get("a")).expectNextCount(1).verifyComplete();
         assertThat(server.requests()).extracting(s -> s.headers().get("Authorization"))
                 .containsExactly("Bearer first", "Bearer second");
-        assertThat(server.requests().get(0).toString()).doesNotContain("KubernetesApiException");
     }
 
     @Test
     void connectionRefusedIsATransportError() {
-        int port = server.port();
         server.close();
         StepVerifier.create(client.resource(V1Pod.class).get("a"))
                 .expectErrorSatisfies(e -> assertThat(e).isInstanceOf(TransportException.class)
                         .hasMessageContaining("GET /api/v1/namespaces/shop/pods/a"))
                 .verify(WAIT);
-        assertThat(port).isPositive();
     }
 
     private static org.reactivestreams.Publisher<Void> status(reactor.netty.http.server.HttpServerResponse res, int code,
