@@ -1,0 +1,30 @@
+package io.reactiveinformer.client;
+
+import io.netty.buffer.ByteBuf;
+import io.reactiveinformer.codec.WatchEventDecoder;
+import java.util.ArrayList;
+import java.util.List;
+import reactor.core.publisher.Flux;
+
+/**
+ * The watch events one received buffer completed, and the error that ended decoding it, if any: the
+ * events before an {@code ERROR} event or a malformed one in the same buffer are still delivered,
+ * then the error.
+ */
+record DecodedChunk<T>(List<WatchEvent<T>> decoded, RuntimeException error) {
+
+    static <T> DecodedChunk<T> decode(WatchEventDecoder<T> decoder, ByteBuf buf) {
+        List<WatchEvent<T>> events = new ArrayList<>(2);
+        try {
+            decoder.feed(HttpTransport.nio(buf), events::add);
+            return new DecodedChunk<>(events, null);
+        } catch (KubernetesClientException e) {
+            return new DecodedChunk<>(events, e);
+        }
+    }
+
+    Flux<WatchEvent<T>> events() {
+        Flux<WatchEvent<T>> events = Flux.fromIterable(decoded);
+        return error == null ? events : events.concatWith(Flux.error(error));
+    }
+}

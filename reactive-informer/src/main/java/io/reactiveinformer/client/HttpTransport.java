@@ -1,0 +1,203 @@
+package io.reactiveinformer.client;
+
+import io.kubernetes.client.openapi.models.V1Status;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.channel.ChannelOption;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
+import io.reactiveinformer.codec.KubernetesJson;
+import io.reactiveinformer.config.ClientConfig;
+import io.reactiveinformer.config.ConfigException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BiFunction;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.netty.ByteBufFlux;
+import reactor.netty.http.Http2SslContextSpec;
+import reactor.netty.http.HttpProtocol;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.http.client.HttpClientResponse;
+import reactor.netty.resources.ConnectionProvider;
+
+/**
+ * The HTTP layer: one Reactor Netty client with the configuration's TLS and a connection pool sized
+ * for many long watches, plus what every request shares: the bearer token, error statuses turned
+ * into typed exceptions, failures turned into {@link TransportException}s naming the request.
+ *
+ * <p>Threading: responses are decoded on the Netty event loop of their connection, in the order the
+ * bytes arrive; nothing here blocks. Obtaining a token may hop to boundedElastic (see
+ * {@link io.reactiveinformer.config.Credentials}); the request is then sent from there.
+ */
+final class HttpTransport {
+
+    /** Enough for hundreds of concurrent watches, each holding an HTTP/1.1 connection. */
+    private static final int MAX_CONNECTIONS = 1024;
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+    private static final int MAX_ERROR_BODY = 64 * 1024;
+
+    private final ClientConfig config;
+    private final KubernetesJson json;
+    private final ConnectionProvider pool;
+    private final HttpClient http;
+    private final String basePath;
+
+    HttpTransport(ClientConfig config, KubernetesJson json) {
+        this.config = config;
+        this.json = json;
+        URI server = config.server();
+        String path = server.getRawPath() == null ? "" : server.getRawPath();
+        this.basePath = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+        this.pool = ConnectionProvider.builder("reactive-informer")
+                .maxConnections(MAX_CONNECTIONS)
+                .pendingAcquireMaxCount(-1)
+                .maxIdleTime(Duration.ofSeconds(90))
+                .build();
+        HttpClient client = HttpClient.create(pool)
+                .baseUrl(server.getScheme() + "://" + server.getRawAuthority())
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) CONNECT_TIMEOUT.toMillis())
+                .option(ChannelOption.SO_KEEPALIVE, true)
+                .compress(true)
+                .headers(h -> h.set(HttpHeaderNames.ACCEPT, "application/json")
+                        .set(HttpHeaderNames.USER_AGENT, "reactive-informer/0.1"));
+        if ("https".equals(server.getScheme())) {
+            client = client.protocol(HttpProtocol.H2, HttpProtocol.HTTP11)
+                    .secure(spec -> spec.sslContext(Http2SslContextSpec.forClient().configure(this::configureTls)));
+        }
+        this.http = client;
+    }
+
+    private SslContextBuilder configureTls(SslContextBuilder builder) {
+        if (config.insecureSkipTlsVerify()) {
+            builder.trustManager(InsecureTrustManagerFactory.INSTANCE);
+        } else if (!config.caCertificates().isEmpty()) {
+            builder.trustManager(config.caCertificates());
+        }
+        if (config.clientKey() != null) {
+            builder.keyManager(config.clientKey(), config.clientCertificates());
+        }
+        return builder;
+    }
+
+    KubernetesJson json() {
+        return json;
+    }
+
+    ClientConfig config() {
+        return config;
+    }
+
+    void dispose() {
+        pool.dispose();
+    }
+
+    /**
+     * Sends one request and hands a successful response's body to {@code decode}, which must consume
+     * it (each buffer is released once its {@code onNext} returns).
+     *
+     * @param pathAndQuery path below the server URL, with its encoded query
+     * @param body         the request body, or {@code null}
+     */
+    <R> Flux<R> exchange(HttpMethod method, String pathAndQuery, byte[] body, String contentType,
+                         BiFunction<HttpClientResponse, ByteBufFlux, Flux<R>> decode) {
+        String request = method.name() + " " + pathAndQuery;
+        return config.credentials().bearerToken()
+                .map(Optional::of)
+                .defaultIfEmpty(Optional.empty())
+                .onErrorMap(ConfigException.class,
+                        e -> new AuthenticationException(request + ": no credentials: " + e.getMessage(), e))
+                .flatMapMany(token -> http
+                        .headers(h -> {
+                            token.ifPresent(t -> h.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + t));
+                            if (contentType != null) {
+                                h.set(HttpHeaderNames.CONTENT_TYPE, contentType);
+                            }
+                        })
+                        .request(method)
+                        .uri(basePath + pathAndQuery)
+                        .send((req, out) -> body == null ? out : out.sendByteArray(Mono.just(body)))
+                        .response((response, content) -> {
+                            int code = response.status().code();
+                            if (code >= 200 && code < 300) {
+                                return decode.apply(response, content);
+                            }
+                            if (code == 401) {
+                                token.ifPresent(config.credentials()::invalidate);
+                            }
+                            return errorBody(content).flatMapMany(bytes -> Mono.error(apiError(request, response, bytes)));
+                        }))
+                .onErrorMap(e -> e instanceof Exception && !(e instanceof KubernetesClientException),
+                        e -> new TransportException(request + ": " + describe(e), e));
+    }
+
+    /** A request whose whole exchange must finish within the configured request timeout. */
+    <R> Mono<R> exchangeOne(HttpMethod method, String pathAndQuery, byte[] body, String contentType,
+                            BiFunction<HttpClientResponse, ByteBufFlux, Flux<R>> decode) {
+        Duration timeout = config.requestTimeout();
+        return exchange(method, pathAndQuery, body, contentType, decode)
+                .next()
+                .timeout(timeout, config.scheduler())
+                .onErrorMap(TimeoutException.class, e -> new TransportException(
+                        method.name() + " " + pathAndQuery + ": no complete response within " + timeout, e));
+    }
+
+    /** The bytes of a buffer as a ByteBuffer view, without copying when the buffer is contiguous. */
+    static ByteBuffer nio(ByteBuf buf) {
+        return buf.nioBufferCount() == 1 ? buf.nioBuffer() : ByteBuffer.wrap(ByteBufUtil.getBytes(buf));
+    }
+
+    private static Mono<byte[]> errorBody(ByteBufFlux content) {
+        return content.aggregate()
+                .map(buf -> ByteBufUtil.getBytes(buf, buf.readerIndex(), Math.min(buf.readableBytes(), MAX_ERROR_BODY)))
+                .defaultIfEmpty(new byte[0]);
+    }
+
+    private KubernetesApiException apiError(String request, HttpClientResponse response, byte[] body) {
+        V1Status status = null;
+        if (body.length > 0) {
+            try {
+                V1Status decoded = json.decode(body, V1Status.class);
+                if ("Status".equals(decoded.getKind()) || decoded.getCode() != null) {
+                    status = decoded;
+                }
+            } catch (DecodeException notAStatus) {
+                // a proxy's HTML or plain-text page: the HTTP code alone classifies it
+            }
+        }
+        return KubernetesApiException.of(request, response.status().code(), status,
+                retryAfter(response.responseHeaders().get(HttpHeaderNames.RETRY_AFTER)));
+    }
+
+    /** {@code Retry-After} as delta-seconds or an HTTP date (measured against the scheduler's clock). */
+    private Duration retryAfter(String header) {
+        if (header == null || header.isBlank()) {
+            return null;
+        }
+        String value = header.trim();
+        try {
+            return Duration.ofSeconds(Math.max(0, Long.parseLong(value)));
+        } catch (NumberFormatException notSeconds) {
+            try {
+                long at = ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant().toEpochMilli();
+                return Duration.ofMillis(Math.max(0, at - config.scheduler().now(TimeUnit.MILLISECONDS)));
+            } catch (DateTimeParseException notADate) {
+                return null;
+            }
+        }
+    }
+
+    private static String describe(Throwable e) {
+        String message = e.getMessage();
+        return e.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+    }
+}

@@ -1,0 +1,62 @@
+package io.reactiveinformer.client;
+
+import io.kubernetes.client.common.KubernetesObject;
+import io.reactiveinformer.codec.KubernetesJson;
+import io.reactiveinformer.config.ClientConfig;
+
+/**
+ * The entry point: one connection pool and TLS setup for one API server, and typed handles on its
+ * resources.
+ *
+ * <pre>{@code
+ * try (KubernetesClient client = KubernetesClient.create(ClientConfig.load())) {
+ *     client.resource(V1Pod.class).inNamespace("shop").watch(WatchOptions.from("0"))...
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safe; share one per API server. {@link #close()} closes pooled connections, which ends
+ * any request still running.
+ */
+public final class KubernetesClient implements AutoCloseable {
+
+    private final HttpTransport transport;
+
+    private KubernetesClient(HttpTransport transport) {
+        this.transport = transport;
+    }
+
+    public static KubernetesClient create(ClientConfig config) {
+        return create(config, KubernetesJson.defaults());
+    }
+
+    /** A client whose objects map through {@code json} (e.g. with extra Jackson modules for CRD POJOs). */
+    public static KubernetesClient create(ClientConfig config, KubernetesJson json) {
+        return new KubernetesClient(new HttpTransport(config, json));
+    }
+
+    /**
+     * The resource of an official model class ({@code V1Pod.class}), in the configuration's namespace
+     * when namespaced.
+     */
+    public <T extends KubernetesObject> ResourceClient<T> resource(Class<T> model) {
+        return resource(ResourceType.of(model));
+    }
+
+    /** A resource described explicitly (custom resources, {@link ResourceType#dynamic}). */
+    public <T extends KubernetesObject> ResourceClient<T> resource(ResourceType<T> type) {
+        return new ResourceClient<>(transport, type, type.namespaced() ? transport.config().namespace() : null, null, null);
+    }
+
+    public ClientConfig config() {
+        return transport.config();
+    }
+
+    public KubernetesJson json() {
+        return transport.json();
+    }
+
+    @Override
+    public void close() {
+        transport.dispose();
+    }
+}

@@ -1,0 +1,304 @@
+package io.reactiveinformer.client;
+
+import io.kubernetes.client.common.KubernetesObject;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.QueryStringEncoder;
+import io.reactiveinformer.codec.ObjectListDecoder;
+import io.reactiveinformer.codec.ValueDecoder;
+import io.reactiveinformer.codec.WatchEventDecoder;
+import io.reactiveinformer.watch.ListerWatcher;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Operations on one resource, in one namespace or all of them, optionally narrowed by label and
+ * field selectors. Immutable: {@link #inNamespace}, {@link #inAnyNamespace}, {@link #withLabelSelector}
+ * and {@link #withFieldSelector} return new handles sharing the same connection pool.
+ *
+ * <p>As a {@link ListerWatcher} it lists and watches with its namespace and selectors; selectors in
+ * the options are combined with the handle's (both must match).
+ *
+ * <p>Every call is cold: the request is sent on subscription, and cancelling the subscription
+ * closes it (for a watch, the connection's stream). Results are emitted on a Netty event loop (or,
+ * when a token had to be read or fetched, on boundedElastic): do not block in operators downstream.
+ * A watch {@code Flux} emits events in server order and ends in an error built from an
+ * {@code ERROR} event; each received buffer is decoded as it arrives and the decoded events of a
+ * bounded number of buffers wait for downstream demand, so a slow subscriber stops the socket reads.
+ *
+ * @param <T> the object type
+ */
+public final class ResourceClient<T extends KubernetesObject> implements ListerWatcher<T> {
+
+    /** How long after the server should have closed a watch ({@code timeoutSeconds}) we give up on it. */
+    static final Duration WATCH_GRACE = Duration.ofSeconds(30);
+
+    private final HttpTransport transport;
+    private final ResourceType<T> type;
+    private final String namespace;
+    private final String labelSelector;
+    private final String fieldSelector;
+
+    ResourceClient(HttpTransport transport, ResourceType<T> type, String namespace, String labelSelector,
+                   String fieldSelector) {
+        this.transport = transport;
+        this.type = type;
+        this.namespace = type.namespaced() ? namespace : null;
+        this.labelSelector = labelSelector;
+        this.fieldSelector = fieldSelector;
+        transport.json().prepare(type.type());
+    }
+
+    public ResourceType<T> type() {
+        return type;
+    }
+
+    /** The namespace of this handle, or {@code null} for all namespaces or a cluster-scoped resource. */
+    public String namespace() {
+        return namespace;
+    }
+
+    /** The same resource in {@code namespace}. */
+    public ResourceClient<T> inNamespace(String namespace) {
+        if (!type.namespaced()) {
+            throw new IllegalStateException(type.kind() + " is cluster-scoped");
+        }
+        return new ResourceClient<>(transport, type, Objects.requireNonNull(namespace, "namespace"), labelSelector,
+                fieldSelector);
+    }
+
+    /** The same resource across all namespaces (for list and watch). */
+    public ResourceClient<T> inAnyNamespace() {
+        return new ResourceClient<>(transport, type, null, labelSelector, fieldSelector);
+    }
+
+    /** Narrows list and watch to objects matching {@code selector} (e.g. {@code app=web,tier!=db}). */
+    public ResourceClient<T> withLabelSelector(String selector) {
+        return new ResourceClient<>(transport, type, namespace, selector, fieldSelector);
+    }
+
+    /** Narrows list and watch to objects matching {@code selector} (e.g. {@code status.phase=Running}). */
+    public ResourceClient<T> withFieldSelector(String selector) {
+        return new ResourceClient<>(transport, type, namespace, labelSelector, selector);
+    }
+
+    /** One page. */
+    @Override
+    public Mono<ObjectList<T>> list(ListOptions options) {
+        QueryStringEncoder query = new QueryStringEncoder(collectionPath(namespace));
+        addSelectors(query, options.labelSelector(), options.fieldSelector());
+        if (options.limit() != null && options.limit() > 0) {
+            query.addParam("limit", options.limit().toString());
+        }
+        addIfPresent(query, "continue", options.continueToken());
+        if (options.resourceVersion() != null) {
+            query.addParam("resourceVersion", options.resourceVersion());
+        }
+        addIfPresent(query, "resourceVersionMatch", options.resourceVersionMatch());
+        String path = query.toString();
+        return transport.exchangeOne(HttpMethod.GET, path, null, null, (response, body) -> {
+            ObjectListDecoder<T> decoder = transport.json().listDecoder(type.type(), "GET " + path);
+            return body.doOnNext(buf -> decoder.feed(HttpTransport.nio(buf))).then(Mono.fromCallable(decoder::end)).flux();
+        });
+    }
+
+    /** Every object, page after page of {@code pageSize}, from a consistent snapshot. */
+    public Flux<T> listAll(int pageSize) {
+        ListOptions first = ListOptions.none().withLimit(pageSize);
+        return list(first)
+                .expand(page -> page.hasMore() ? list(first.withContinue(page.continueToken())) : Mono.empty())
+                .concatMapIterable(ObjectList::items);
+    }
+
+    /**
+     * A watch stream. With {@code timeoutSeconds}, the server closes it after that long (a normal
+     * completion); should it not, the stream fails with a {@link TransportException} 30 s later, so a
+     * dead connection can never hang a watch. Without it, the stream has no client-side deadline.
+     */
+    @Override
+    public Flux<WatchEvent<T>> watch(WatchOptions options) {
+        QueryStringEncoder query = new QueryStringEncoder(collectionPath(namespace));
+        query.addParam("watch", "true");
+        addSelectors(query, options.labelSelector(), options.fieldSelector());
+        if (options.resourceVersion() != null && !options.resourceVersion().isEmpty()) {
+            query.addParam("resourceVersion", options.resourceVersion());
+        }
+        addIfPresent(query, "resourceVersionMatch", options.resourceVersionMatch());
+        if (options.allowBookmarks()) {
+            query.addParam("allowWatchBookmarks", "true");
+        }
+        if (options.sendInitialEvents()) {
+            query.addParam("sendInitialEvents", "true");
+        }
+        if (options.timeoutSeconds() != null) {
+            query.addParam("timeoutSeconds", options.timeoutSeconds().toString());
+        }
+        String path = query.toString();
+        Flux<WatchEvent<T>> events = transport.exchange(HttpMethod.GET, path, null, null, (response, body) -> {
+            WatchEventDecoder<T> decoder = transport.json().watchEventDecoder(type.type(), "GET " + path);
+            // decode inside onNext (the buffer is released when it returns); queue only decoded events
+            return body.map(buf -> DecodedChunk.decode(decoder, buf))
+                    .concatMap(DecodedChunk::events)
+                    .concatWith(Mono.fromRunnable(decoder::end));
+        });
+        if (options.timeoutSeconds() == null) {
+            return events;
+        }
+        Duration deadline = Duration.ofSeconds(options.timeoutSeconds()).plus(WATCH_GRACE);
+        return Flux.defer(() -> {
+            AtomicBoolean expired = new AtomicBoolean();
+            return events
+                    .takeUntilOther(Mono.delay(deadline, transport.config().scheduler()).doOnNext(t -> expired.set(true)))
+                    .concatWith(Mono.defer(() -> expired.get()
+                            ? Mono.error(new TransportException("GET " + path + ": the server did not end the watch within "
+                            + deadline, null))
+                            : Mono.empty()));
+        });
+    }
+
+    /** The object named {@code name} in this handle's namespace. */
+    public Mono<T> get(String name) {
+        return single(HttpMethod.GET, objectPath(namespaceForName(), name, null), null, null);
+    }
+
+    /** Creates {@code object} in its own namespace, or this handle's if it has none. */
+    public Mono<T> create(T object) {
+        return single(HttpMethod.POST, collectionPath(namespaceOf(object)), encode(object), "application/json");
+    }
+
+    /** Replaces the object (optimistic concurrency: a stale {@code resourceVersion} gives a Conflict). */
+    public Mono<T> replace(T object) {
+        return single(HttpMethod.PUT, objectPath(namespaceOf(object), nameOf(object), null), encode(object),
+                "application/json");
+    }
+
+    /** Replaces the object's status through the {@code status} subresource. */
+    public Mono<T> replaceStatus(T object) {
+        return single(HttpMethod.PUT, objectPath(namespaceOf(object), nameOf(object), "status"), encode(object),
+                "application/json");
+    }
+
+    /** Patches the object named {@code name}; {@code body} is in the format {@code patchType} names. */
+    public Mono<T> patch(String name, PatchType patchType, String body) {
+        return patch(name, null, patchType, body, null, false);
+    }
+
+    /** Patches the status subresource of the object named {@code name}. */
+    public Mono<T> patchStatus(String name, PatchType patchType, String body) {
+        return patch(name, "status", patchType, body, null, false);
+    }
+
+    /**
+     * Server-side apply of {@code object} (its intended state, as this field manager owns it).
+     *
+     * @param force take over fields owned by other managers instead of failing with a Conflict
+     */
+    public Mono<T> apply(T object, String fieldManager, boolean force) {
+        Objects.requireNonNull(fieldManager, "fieldManager");
+        return patch(nameOf(object), null, PatchType.APPLY, new String(encode(object), StandardCharsets.UTF_8),
+                fieldManager, force, namespaceOf(object));
+    }
+
+    /** Deletes the object named {@code name}; completes once the server accepted the deletion. */
+    public Mono<Void> delete(String name) {
+        return transport.exchangeOne(HttpMethod.DELETE, objectPath(namespaceForName(), name, null), null, null,
+                (response, body) -> body.then().flux()).then();
+    }
+
+    private Mono<T> patch(String name, String subresource, PatchType patchType, String body, String fieldManager,
+                          boolean force) {
+        return patch(name, subresource, patchType, body, fieldManager, force, namespaceForName());
+    }
+
+    private Mono<T> patch(String name, String subresource, PatchType patchType, String body, String fieldManager,
+                          boolean force, String ns) {
+        QueryStringEncoder query = new QueryStringEncoder(objectPath(ns, name, subresource));
+        if (fieldManager != null) {
+            query.addParam("fieldManager", fieldManager);
+        }
+        if (force) {
+            query.addParam("force", "true");
+        }
+        return single(HttpMethod.PATCH, query.toString(), body.getBytes(StandardCharsets.UTF_8), patchType.contentType());
+    }
+
+    private Mono<T> single(HttpMethod method, String path, byte[] body, String contentType) {
+        return transport.exchangeOne(method, path, body, contentType, (response, content) -> {
+            ValueDecoder<T> decoder = transport.json().valueDecoder(type.type(), method.name() + " " + path);
+            return content.doOnNext(buf -> decoder.feed(HttpTransport.nio(buf))).then(Mono.fromCallable(decoder::end)).flux();
+        });
+    }
+
+    private byte[] encode(T object) {
+        return transport.json().encode(object);
+    }
+
+    private String collectionPath(String ns) {
+        String base = type.apiPath();
+        return ns == null ? base + "/" + type.plural() : base + "/namespaces/" + segment(ns) + "/" + type.plural();
+    }
+
+    private String objectPath(String ns, String name, String subresource) {
+        String path = collectionPath(ns) + "/" + segment(Objects.requireNonNull(name, "name"));
+        return subresource == null ? path : path + "/" + subresource;
+    }
+
+    private String namespaceForName() {
+        if (type.namespaced() && namespace == null) {
+            throw new IllegalStateException("choose a namespace with inNamespace(...) to address a " + type.kind()
+                    + " by name");
+        }
+        return namespace;
+    }
+
+    private String namespaceOf(T object) {
+        if (!type.namespaced()) {
+            return null;
+        }
+        String own = object.getMetadata() == null ? null : object.getMetadata().getNamespace();
+        return own != null && !own.isEmpty() ? own : namespaceForName();
+    }
+
+    private static String nameOf(KubernetesObject object) {
+        if (object.getMetadata() == null || object.getMetadata().getName() == null) {
+            throw new IllegalArgumentException("the object has no metadata.name");
+        }
+        return object.getMetadata().getName();
+    }
+
+    private void addSelectors(QueryStringEncoder query, String label, String field) {
+        addIfPresent(query, "labelSelector", and(labelSelector, label));
+        addIfPresent(query, "fieldSelector", and(fieldSelector, field));
+    }
+
+    private static String and(String a, String b) {
+        boolean hasA = a != null && !a.isEmpty();
+        boolean hasB = b != null && !b.isEmpty();
+        return hasA && hasB ? a + "," + b : hasA ? a : hasB ? b : null;
+    }
+
+    private static void addIfPresent(QueryStringEncoder query, String name, String value) {
+        if (value != null && !value.isEmpty()) {
+            query.addParam(name, value);
+        }
+    }
+
+    /** Names and namespaces are DNS labels/subdomains; anything else would be a caller bug, so refuse it. */
+    private static String segment(String value) {
+        if (value.isEmpty() || value.contains("/") || value.contains("?") || value.contains("%") || value.contains("#")) {
+            throw new IllegalArgumentException("not a valid name or namespace: \"" + value + "\"");
+        }
+        return value;
+    }
+
+    @Override
+    public String toString() {
+        return "ResourceClient[" + type.apiVersion() + "/" + type.plural()
+                + (namespace == null ? "" : " in " + namespace)
+                + (labelSelector == null ? "" : " label " + labelSelector)
+                + (fieldSelector == null ? "" : " field " + fieldSelector) + "]";
+    }
+}
