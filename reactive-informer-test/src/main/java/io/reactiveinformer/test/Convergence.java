@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -63,6 +64,21 @@ public final class Convergence {
                             scheduler)
                     .then();
         });
+    }
+
+    /**
+     * Completes once {@code condition} holds, checked at once and then every {@link #DEFAULT_PERIOD}
+     * on {@code scheduler}; fails with an {@link AssertionError} at the deadline.
+     */
+    public static Mono<Void> until(BooleanSupplier condition, Duration deadline, Scheduler scheduler) {
+        Objects.requireNonNull(condition, "condition");
+        return Flux.interval(Duration.ZERO, DEFAULT_PERIOD, scheduler)
+                .onBackpressureDrop()
+                .filter(tick -> condition.getAsBoolean())
+                .next()
+                .timeout(deadline, Mono.<Long>defer(() -> Mono.error(new AssertionError(
+                        "the condition did not hold within " + deadline))), scheduler)
+                .then();
     }
 
     /** {@code key -> resourceVersion} of some objects, in key order. */

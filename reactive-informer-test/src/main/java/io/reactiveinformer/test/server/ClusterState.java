@@ -560,7 +560,7 @@ public final class ClusterState {
                     : null;
             sink.onRequest(n -> watcher.drain());
             sink.onDispose(() -> {
-                watchers.remove(watcher);
+                forget(watcher);
                 if (bookmarks != null) {
                     bookmarks.dispose();
                 }
@@ -603,6 +603,11 @@ public final class ClusterState {
                 watchers.add(watcher);
             }
         }
+    }
+
+    /** Stops feeding a watcher that has ended. */
+    void forget(Watcher watcher) {
+        watchers.remove(watcher);
     }
 
     /** The 410 event for a watcher the history has left behind, or {@code null}. */

@@ -120,6 +120,7 @@ final class Watcher {
     private void terminate(StreamEvent error) {
         terminated = true;
         pending.clear();
+        state.forget(this);
         // sent past demand on purpose: the one buffered event is how a closed watcher learns why
         sink.next(error);
         sink.complete();

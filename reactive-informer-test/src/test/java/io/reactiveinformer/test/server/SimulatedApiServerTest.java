@@ -329,7 +329,9 @@ class SimulatedApiServerTest {
     void bookmarksOnRequestCarryOnlyTheVersion() {
         StepVerifier.create(maps.watch(WatchOptions.from("1")))
                 .then(() -> server.state().create(map("other", "x", null)))
-                .then(() -> server.state().bookmark())
+                // the watch request reaches the server asynchronously: ask until one is sent
+                .then(() -> reactor.core.publisher.Flux.interval(Duration.ofMillis(20)).take(200)
+                        .subscribe(t -> server.state().bookmark()))
                 .assertNext(e -> {
                     assertThat(e.type()).isEqualTo(WatchEvent.Type.BOOKMARK);
                     assertThat(e.object().getMetadata().getResourceVersion()).isEqualTo("2");
