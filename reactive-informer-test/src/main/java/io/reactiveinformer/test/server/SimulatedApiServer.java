@@ -247,7 +247,7 @@ public final class SimulatedApiServer implements AutoCloseable {
             if (method.equals("POST")) {
                 return object(201, state.create(t.type(), t.namespace(), objectBody(body)));
             }
-            throw methodNotAllowed(method);
+            throw methodNotAllowed();
         }
         return switch (method) {
             case "GET" -> object(200, state.get(t.type(), t.namespace(), t.name()));
@@ -258,7 +258,7 @@ public final class SimulatedApiServer implements AutoCloseable {
                 yield object(200, state.patch(t.type(), t.namespace(), t.name(), type, patch, status));
             }
             case "DELETE" -> object(200, state.delete(t.type(), t.namespace(), t.name()));
-            default -> throw methodNotAllowed(method);
+            default -> throw methodNotAllowed();
         };
     }
 
@@ -346,7 +346,7 @@ public final class SimulatedApiServer implements AutoCloseable {
                 + "application/apply-patch+yaml, application/strategic-merge-patch+json", null, null);
     }
 
-    private static ApiError methodNotAllowed(String method) {
+    private static ApiError methodNotAllowed() {
         return new ApiError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource",
                 null, null);
     }
