@@ -1,0 +1,125 @@
+package io.reactiveinformer.test.server;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.SplittableRandom;
+
+/**
+ * Something going wrong with one request to the {@link SimulatedApiServer}. Schedule faults with
+ * its {@link FaultPlan}. Stream faults ({@link #closeAfterEvents}, the inserted lines) only make
+ * sense for watches; on other requests they act after the body, or not at all.
+ */
+public sealed interface Fault {
+
+    /** Answers with an error {@code Status} instead of serving the request. */
+    record Respond(int code, String reason, String message, Duration retryAfter) implements Fault {
+        public Respond {
+            Objects.requireNonNull(reason, "reason");
+            Objects.requireNonNull(message, "message");
+        }
+    }
+
+    /** Serves the request normally after a delay (on the server's scheduler). */
+    record Delay(Duration delay) implements Fault {
+        public Delay {
+            Objects.requireNonNull(delay, "delay");
+        }
+    }
+
+    /** Serves the request but closes the connection after this many body bytes (mid-object if it falls there). */
+    record CloseAfterBytes(long bytes) implements Fault {
+    }
+
+    /** Serves a watch but closes the connection abruptly (no final chunk) after this many events. */
+    record CloseAfterEvents(int events) implements Fault {
+    }
+
+    /** Writes these bytes into a watch stream after this many events, then carries on. */
+    record Insert(int afterEvents, byte[] bytes) implements Fault {
+        public Insert {
+            bytes = bytes.clone();
+        }
+
+        @Override
+        public byte[] bytes() {
+            return bytes.clone();
+        }
+    }
+
+    /** Writes an {@code ADDED} event whose object has no metadata after this many events, then carries on. */
+    record ObjectWithoutMetadata(int afterEvents) implements Fault {
+    }
+
+    /** Answers a watch with 200, then one {@code ERROR} event with a 410 Expired {@code Status}, then ends it. */
+    record ExpiredWatch() implements Fault {
+    }
+
+    /** Answers a watch with 200 and headers, then never sends a byte nor closes (ignoring timeoutSeconds). */
+    record SilentWatch() implements Fault {
+    }
+
+    static Fault status(int code, String reason, String message) {
+        return new Respond(code, reason, message, null);
+    }
+
+    /** 429 with {@code Retry-After}, as API priority and fairness sends it. */
+    static Fault tooManyRequests(Duration retryAfter) {
+        return new Respond(429, "TooManyRequests", "Too many requests, please try again later.", retryAfter);
+    }
+
+    static Fault internalError() {
+        return new Respond(500, "InternalError", "Internal error occurred: simulated failure", null);
+    }
+
+    static Fault forbidden() {
+        return new Respond(403, "Forbidden", "the simulated server forbids this request", null);
+    }
+
+    static Fault unauthorized() {
+        return new Respond(401, "Unauthorized", "Unauthorized", null);
+    }
+
+    static Fault delay(Duration delay) {
+        return new Delay(delay);
+    }
+
+    static Fault closeAfterBytes(long bytes) {
+        return new CloseAfterBytes(bytes);
+    }
+
+    static Fault closeAfterEvents(int events) {
+        return new CloseAfterEvents(events);
+    }
+
+    static Fault expiredWatch() {
+        return new ExpiredWatch();
+    }
+
+    static Fault silentWatch() {
+        return new SilentWatch();
+    }
+
+    /** {@code length} bytes that are not JSON (seeded, so the same seed gives the same bytes). */
+    static Fault garbage(int afterEvents, int length, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        byte[] bytes = new byte[length];
+        for (int i = 0; i < length; i++) {
+            bytes[i] = (byte) random.nextInt(256);
+        }
+        if (length > 0) {
+            bytes[0] = '}';
+        }
+        return new Insert(afterEvents, bytes);
+    }
+
+    /** An event of a type no server sends: {@code {"type":"SURPRISE","object":{}}}. */
+    static Fault unknownEventType(int afterEvents) {
+        return new Insert(afterEvents,
+                "{\"type\":\"SURPRISE\",\"object\":{}}\n".getBytes(StandardCharsets.UTF_8));
+    }
+
+    static Fault objectWithoutMetadata(int afterEvents) {
+        return new ObjectWithoutMetadata(afterEvents);
+    }
+}

@@ -1,0 +1,366 @@
+package io.reactiveinformer.test.server;
+
+import io.kubernetes.client.openapi.models.V1ListMeta;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.reactiveinformer.client.KubernetesClient;
+import io.reactiveinformer.client.ListOptions;
+import io.reactiveinformer.client.PatchType;
+import io.reactiveinformer.client.ResourceType;
+import io.reactiveinformer.client.WatchOptions;
+import io.reactiveinformer.config.ClientConfig;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.netty.DisposableServer;
+import reactor.netty.http.server.HttpServer;
+import reactor.netty.http.server.HttpServerRequest;
+import reactor.netty.http.server.HttpServerResponse;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.dataformat.yaml.YAMLMapper;
+
+/**
+ * A Kubernetes API server simulated over real HTTP on 127.0.0.1, serving a {@link ClusterState}:
+ * LIST (pagination, resourceVersion and its match, label and field selectors), WATCH (chunked
+ * newline-delimited JSON, resume, bookmarks, {@code timeoutSeconds}, {@code sendInitialEvents}),
+ * GET, POST, PUT, PATCH (JSON, merge, strategic merge and apply, the last two as merge patches),
+ * DELETE, the {@code status} subresource, and error {@code Status} bodies as the real server sends
+ * them. Plain HTTP, no authentication; HTTP/1.1.
+ *
+ * <p>{@link #faults()} scripts what goes wrong per request. With the same seed, state and script,
+ * and a scheduler whose clock is deterministic (e.g. a {@code VirtualTimeScheduler}), the same
+ * requests get the same bytes.
+ *
+ * <p>Threading: requests are served on Netty event loops and never block; delays, timeouts and
+ * bookmarks run on the state's scheduler. A watcher's events are written as its connection accepts
+ * them; one that falls behind the history window is closed with a 410 {@code ERROR} event.
+ */
+public final class SimulatedApiServer implements AutoCloseable {
+
+    private static final YAMLMapper YAML = YAMLMapper.builder().build();
+
+    private final ClusterState state;
+    private final FaultPlan faults = new FaultPlan();
+    private final List<RequestInfo> requests = new CopyOnWriteArrayList<>();
+    private final DisposableServer server;
+
+    private SimulatedApiServer(ClusterState state) {
+        this.state = state;
+        this.server = HttpServer.create().host("127.0.0.1").port(0).handle(this::handle).bindNow();
+    }
+
+    /** Starts a server on a fresh {@link ClusterState#create() default state}. */
+    public static SimulatedApiServer start() {
+        return start(ClusterState.create());
+    }
+
+    /** Starts a server on {@code state} (which an in-memory ListerWatcher may share). */
+    public static SimulatedApiServer start(ClusterState state) {
+        return new SimulatedApiServer(state);
+    }
+
+    public ClusterState state() {
+        return state;
+    }
+
+    /** What goes wrong, per request. */
+    public FaultPlan faults() {
+        return faults;
+    }
+
+    /** Every request received so far, in arrival order. */
+    public List<RequestInfo> requests() {
+        return List.copyOf(requests);
+    }
+
+    /** {@code http://127.0.0.1:port}. */
+    public URI url() {
+        return URI.create("http://127.0.0.1:" + server.port());
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    /** A configuration for this server: plain HTTP, no credentials, namespace {@code default}, the state's scheduler. */
+    public ClientConfig clientConfig() {
+        return ClientConfig.forServer(url()).withScheduler(state.scheduler());
+    }
+
+    /** A new client for this server, with the state's JSON mapping; the caller closes it. */
+    public KubernetesClient newClient() {
+        return KubernetesClient.create(clientConfig(), state.json());
+    }
+
+    /** Stops listening and closes every connection (open watches end abruptly). */
+    @Override
+    public void close() {
+        server.disposeNow(Duration.ofSeconds(5));
+    }
+
+    // ---------------------------------------------------------------- serving
+
+    private Mono<Void> handle(HttpServerRequest req, HttpServerResponse res) {
+        QueryStringDecoder decoder = new QueryStringDecoder(req.uri());
+        Map<String, String> query = new LinkedHashMap<>();
+        decoder.parameters().forEach((k, v) -> query.put(k, v.isEmpty() ? "" : v.get(0)));
+        RequestInfo info = new RequestInfo(req.method().name(), decoder.path(), query);
+        requests.add(info);
+        Fault fault = faults.next(info);
+        return req.receive().aggregate().asByteArray().defaultIfEmpty(new byte[0])
+                .flatMap(body -> fault instanceof Fault.Delay delay
+                        ? Mono.delay(delay.delay(), state.scheduler()).then(serve(req, res, info, body, null))
+                        : serve(req, res, info, body, fault));
+    }
+
+    private Mono<Void> serve(HttpServerRequest req, HttpServerResponse res, RequestInfo info, byte[] body, Fault fault) {
+        if (fault instanceof Fault.Respond respond) {
+            return error(res, new ApiError(respond.code(), respond.reason(), respond.message(), null,
+                    respond.retryAfter()));
+        }
+        Reply reply;
+        try {
+            reply = route(req, info, body, fault);
+        } catch (ApiError e) {
+            return error(res, e);
+        }
+        res.status(reply.code()).header(HttpHeaderNames.CONTENT_TYPE, "application/json");
+        Flux<byte[]> chunks = reply.chunks();
+        if (reply.stream()) {
+            res.header(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
+        } else {
+            res.header(HttpHeaderNames.CONTENT_LENGTH, Integer.toString(reply.length()));
+        }
+        if (fault instanceof Fault.SilentWatch) {
+            return res.sendHeaders().then().then(Mono.never());
+        }
+        if (fault instanceof Fault.CloseAfterBytes cut) {
+            return res.sendByteArray(truncate(chunks, cut.bytes())).then().then(abort(res));
+        }
+        if (fault instanceof Fault.CloseAfterEvents cut) {
+            return res.sendByteArray(chunks.take(cut.events())).then().then(abort(res));
+        }
+        return res.sendByteArray(chunks).then();
+    }
+
+    /** Closes the connection without ending the response, as a crashed server or a cut cable would. */
+    private static Mono<Void> abort(HttpServerResponse res) {
+        return Mono.create(sink -> res.withConnection(c -> c.channel().close().addListener(f -> sink.success())));
+    }
+
+    private static Flux<byte[]> truncate(Flux<byte[]> chunks, long limit) {
+        return Flux.defer(() -> {
+            AtomicLong left = new AtomicLong(limit);
+            return chunks.<byte[]>handle((chunk, sink) -> {
+                long room = left.get();
+                if (chunk.length < room) {
+                    left.addAndGet(-chunk.length);
+                    sink.next(chunk);
+                } else {
+                    if (room > 0) {
+                        sink.next(Arrays.copyOf(chunk, (int) room));
+                    }
+                    sink.complete();
+                }
+            });
+        });
+    }
+
+    private Mono<Void> error(HttpServerResponse res, ApiError e) {
+        byte[] bytes = state.json().encode(e.toStatus());
+        res.status(HttpResponseStatus.valueOf(e.code()))
+                .header(HttpHeaderNames.CONTENT_TYPE, "application/json")
+                .header(HttpHeaderNames.CONTENT_LENGTH, Integer.toString(bytes.length));
+        if (e.retryAfter() != null) {
+            res.header(HttpHeaderNames.RETRY_AFTER, Long.toString(Math.max(1, e.retryAfter().toSeconds())));
+        }
+        return res.sendByteArray(Mono.just(bytes)).then();
+    }
+
+    /** A response: code, body chunks, and whether it streams (chunked) or has a length. */
+    private record Reply(int code, Flux<byte[]> chunks, boolean stream, int length) {
+        static Reply of(int code, byte[] body) {
+            return new Reply(code, Flux.just(body), false, body.length);
+        }
+    }
+
+    /** Where a path points: the resource, its namespace (or null), the name and subresource (or null). */
+    private record Target(ResourceType<?> type, String namespace, String name, String subresource) {
+    }
+
+    private Target target(String path) {
+        String[] all = path.split("/");
+        List<String> seg = Arrays.asList(all).subList(1, all.length);
+        String group;
+        String version;
+        List<String> rest;
+        if (seg.size() >= 3 && seg.get(0).equals("api")) {
+            group = "";
+            version = seg.get(1);
+            rest = seg.subList(2, seg.size());
+        } else if (seg.size() >= 4 && seg.get(0).equals("apis")) {
+            group = seg.get(1);
+            version = seg.get(2);
+            rest = seg.subList(3, seg.size());
+        } else {
+            throw ApiError.pathNotFound();
+        }
+        String namespace = null;
+        if (rest.size() >= 3 && rest.get(0).equals("namespaces")) {
+            ResourceType<?> inner = state.resource(group, version, rest.get(2)).orElse(null);
+            if (inner != null && inner.namespaced()) {
+                namespace = rest.get(1);
+                rest = rest.subList(2, rest.size());
+            }
+        }
+        if (rest.isEmpty() || rest.size() > 3) {
+            throw ApiError.pathNotFound();
+        }
+        ResourceType<?> type = state.resource(group, version, rest.get(0)).orElseThrow(ApiError::pathNotFound);
+        String sub = rest.size() == 3 ? rest.get(2) : null;
+        if (sub != null && !sub.equals("status")) {
+            throw ApiError.pathNotFound();
+        }
+        return new Target(type, namespace, rest.size() >= 2 ? rest.get(1) : null, sub);
+    }
+
+    private Reply route(HttpServerRequest req, RequestInfo info, byte[] body, Fault fault) {
+        Target t = target(info.path());
+        boolean status = "status".equals(t.subresource());
+        String method = info.method();
+        if (t.name() == null) {
+            if (method.equals("GET")) {
+                return info.isWatch() ? watch(t, info.query(), fault) : list(t, info.query());
+            }
+            if (method.equals("POST")) {
+                return object(201, state.create(t.type(), t.namespace(), objectBody(body)));
+            }
+            throw methodNotAllowed();
+        }
+        return switch (method) {
+            case "GET" -> object(200, state.get(t.type(), t.namespace(), t.name()));
+            case "PUT" -> object(200, state.replace(t.type(), t.namespace(), t.name(), objectBody(body), status));
+            case "PATCH" -> {
+                PatchType type = patchType(req.requestHeaders().get(HttpHeaderNames.CONTENT_TYPE));
+                JsonNode patch = type == PatchType.APPLY ? yaml(body) : json(body);
+                yield object(200, state.patch(t.type(), t.namespace(), t.name(), type, patch, status));
+            }
+            case "DELETE" -> object(200, state.delete(t.type(), t.namespace(), t.name()));
+            default -> throw methodNotAllowed();
+        };
+    }
+
+    private Reply object(int code, ObjectNode object) {
+        return Reply.of(code, state.json().encode(object));
+    }
+
+    private Reply list(Target t, Map<String, String> q) {
+        Integer limit = q.containsKey("limit") ? parseInt("limit", q.get("limit")) : null;
+        ListOptions options = new ListOptions(q.get("labelSelector"), q.get("fieldSelector"), limit,
+                q.get("continue"), q.get("resourceVersion"), q.get("resourceVersionMatch"));
+        ListResult page = state.list(t.type(), t.namespace(), options);
+        V1ListMeta meta = new V1ListMeta().resourceVersion(page.resourceVersion())._continue(page.continueToken())
+                .remainingItemCount(page.remainingItemCount());
+        return Reply.of(200, state.json().encodeList(t.type().apiVersion(), t.type().kind() + "List", meta,
+                page.items()));
+    }
+
+    private Reply watch(Target t, Map<String, String> q, Fault fault) {
+        Integer timeout = q.containsKey("timeoutSeconds") ? parseInt("timeoutSeconds", q.get("timeoutSeconds")) : null;
+        WatchOptions options = new WatchOptions(q.get("labelSelector"), q.get("fieldSelector"),
+                q.get("resourceVersion"), q.get("resourceVersionMatch"), timeout,
+                "true".equals(q.get("allowWatchBookmarks")), "true".equals(q.get("sendInitialEvents")));
+        if (fault instanceof Fault.ExpiredWatch) {
+            long oldest = state.oldestResourceVersion();
+            ApiError gone = ApiError.tooOld(oldest - 1 < 0 ? 0 : oldest - 1, oldest + 1);
+            return new Reply(200, Flux.just(state.json().encodeWatchEvent("ERROR", state.statusTree(gone))), true, -1);
+        }
+        Flux<StreamEvent> events = state.watch(t.type(), t.namespace(), options);
+        Flux<byte[]> lines = events.map(e -> state.json().encodeWatchEvent(e.type(), e.object()));
+        if (fault instanceof Fault.Insert insert) {
+            lines = insertAfter(lines, insert.afterEvents(), insert.bytes());
+        } else if (fault instanceof Fault.ObjectWithoutMetadata bad) {
+            ObjectNode object = state.json().mapper().createObjectNode();
+            object.put("apiVersion", t.type().apiVersion());
+            object.put("kind", t.type().kind());
+            lines = insertAfter(lines, bad.afterEvents(), state.json().encodeWatchEvent("ADDED", object));
+        }
+        return new Reply(200, lines, true, -1);
+    }
+
+    private static Flux<byte[]> insertAfter(Flux<byte[]> lines, int after, byte[] extra) {
+        if (after <= 0) {
+            return Flux.just(extra).concatWith(lines);
+        }
+        return Flux.defer(() -> {
+            AtomicInteger seen = new AtomicInteger();
+            return lines.concatMapIterable(line -> seen.incrementAndGet() == after ? List.of(line, extra) : List.of(line));
+        });
+    }
+
+    private ObjectNode objectBody(byte[] body) {
+        JsonNode node = json(body);
+        if (!node.isObject()) {
+            throw ApiError.badRequest("the request body must be a JSON object");
+        }
+        return (ObjectNode) node;
+    }
+
+    private JsonNode json(byte[] body) {
+        try {
+            return state.json().mapper().readTree(body);
+        } catch (JacksonException e) {
+            throw ApiError.badRequest("cannot decode the request body: " + e.getOriginalMessage());
+        }
+    }
+
+    private static JsonNode yaml(byte[] body) {
+        try {
+            return YAML.readTree(body);
+        } catch (JacksonException e) {
+            throw ApiError.badRequest("cannot decode the apply patch: " + e.getOriginalMessage());
+        }
+    }
+
+    private static PatchType patchType(String contentType) {
+        String ct = contentType == null ? "" : contentType.split(";")[0].trim();
+        for (PatchType type : PatchType.values()) {
+            if (type.contentType().equals(ct)) {
+                return type;
+            }
+        }
+        throw new ApiError(415, "UnsupportedMediaType", "the body of the request was in an unknown format - "
+                + "accepted media types include: application/json-patch+json, application/merge-patch+json, "
+                + "application/apply-patch+yaml, application/strategic-merge-patch+json", null, null);
+    }
+
+    private static ApiError methodNotAllowed() {
+        return new ApiError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource",
+                null, null);
+    }
+
+    private static Integer parseInt(String name, String value) {
+        try {
+            return Integer.valueOf(value);
+        } catch (NumberFormatException e) {
+            throw ApiError.badRequest("invalid " + name + ": \"" + value + "\"");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "SimulatedApiServer[" + url() + ", " + state + "]";
+    }
+}
