@@ -4,7 +4,7 @@
 #   testenv.sh start [DIR]            build the binaries if missing, generate certs, start etcd and
 #                                     kube-apiserver, wait for /readyz; prints DIR (state, logs,
 #                                     DIR/kubeconfig, DIR/testenv.properties) as the last stdout line
-#   testenv.sh stop DIR               stop both (idempotent)
+#   testenv.sh stop DIR               stop both and delete etcd's data (idempotent); logs stay
 #   testenv.sh stop-apiserver DIR | start-apiserver DIR | restart-apiserver DIR
 #   testenv.sh stop-etcd DIR      | start-etcd DIR      | restart-etcd DIR
 #   testenv.sh compact DIR            expire every resourceVersion handed out so far (see below)
@@ -290,7 +290,9 @@ stop() { # stop DIR
   # The watchdog may be the caller: only the properties file going away tells it to stop.
   local watchdog=""
   [[ -f "$dir/watchdog.pid" ]] && watchdog="$(cat "$dir/watchdog.pid")"
-  rm -f "$dir/testenv.properties" "$dir/watchdog.pid"
+  # Without its properties the environment cannot be restarted: drop etcd's data (WAL segments are
+  # preallocated, 60+ MB), keep certificates and logs for post-mortems.
+  rm -rf "$dir/testenv.properties" "$dir/watchdog.pid" "$dir/etcd-data"
   if [[ -n "$watchdog" && "$watchdog" != "$PPID" && "$watchdog" != "$$" ]]; then
     kill -TERM "$watchdog" 2>/dev/null || true
   fi
