@@ -50,36 +50,45 @@ public final class KubeApiServerExtension implements ParameterResolver {
 
     @Override
     public Object resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
-        try {
-            return extensionContext.getRoot().getStore(NAMESPACE)
-                    .getOrComputeIfAbsent(RunningEnvironment.class, key -> RunningEnvironment.acquire(),
-                            RunningEnvironment.class)
-                    .server();
-        }
-        catch (RuntimeException e) {
-            throw new ParameterResolutionException("Could not provide a kube-apiserver: " + e.getMessage(), e);
-        }
+        return extensionContext.getRoot().getStore(NAMESPACE)
+                .getOrComputeIfAbsent(RunningEnvironment.class, key -> RunningEnvironment.acquire(),
+                        RunningEnvironment.class)
+                .server();
     }
 
-    /** What the root store holds; JUnit closes it when the test run ends. */
-    private record RunningEnvironment(KubeApiServer server, boolean owned) implements AutoCloseable {
+    /**
+     * What the root store holds; JUnit closes it when the test run ends. A failed start is kept too, so
+     * that the next test class fails at once with the same cause instead of trying again.
+     */
+    private record RunningEnvironment(KubeApiServer environment, boolean owned, RuntimeException failure)
+            implements AutoCloseable {
+
+        KubeApiServer server() {
+            if (failure != null) {
+                throw new ParameterResolutionException("Could not provide a kube-apiserver: " + failure.getMessage(),
+                        failure);
+            }
+            return environment;
+        }
 
         static RunningEnvironment acquire() {
-            String kubeconfig = System.getProperty(KUBECONFIG_PROPERTY, System.getenv(KUBECONFIG_ENV));
-            if (kubeconfig != null && !kubeconfig.isBlank()) {
-                return new RunningEnvironment(KubeApiServer.attach(Path.of(kubeconfig).toAbsolutePath().getParent()),
-                        false);
-            }
-            TestEnvScript script = TestEnvScript.locate(testenvDirectory());
-            Path dir;
             try {
-                dir = Files.createTempDirectory("reactive-informer-testenv");
+                String kubeconfig = System.getProperty(KUBECONFIG_PROPERTY, System.getenv(KUBECONFIG_ENV));
+                if (kubeconfig != null && !kubeconfig.isBlank()) {
+                    return new RunningEnvironment(
+                            KubeApiServer.attach(Path.of(kubeconfig).toAbsolutePath().getParent()), false, null);
+                }
+                TestEnvScript script = TestEnvScript.locate(testenvDirectory());
+                Path dir = Files.createTempDirectory("reactive-informer-testenv");
+                script.start(dir, START_TIMEOUT);
+                return new RunningEnvironment(KubeApiServer.attach(dir), true, null);
             }
             catch (IOException e) {
-                throw new UncheckedIOException(e);
+                return new RunningEnvironment(null, false, new UncheckedIOException(e));
             }
-            script.start(dir, START_TIMEOUT);
-            return new RunningEnvironment(KubeApiServer.attach(dir), true);
+            catch (RuntimeException e) {
+                return new RunningEnvironment(null, false, e);
+            }
         }
 
         private static Path testenvDirectory() {
@@ -100,7 +109,7 @@ public final class KubeApiServerExtension implements ParameterResolver {
         @Override
         public void close() {
             if (owned) {
-                server.stop();
+                environment.stop();
             }
         }
     }
