@@ -1,0 +1,76 @@
+package io.reactiveinformer.watch;
+
+import io.reactiveinformer.client.KubernetesApiException;
+import io.reactiveinformer.client.ListOptions;
+import io.reactiveinformer.client.ObjectList;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+
+/**
+ * Gathers every page of one LIST (client-go's {@code tools/pager}). Pages after the first carry only the
+ * continue token: the server rejects a resourceVersion together with a token. When a continue token
+ * expires (410) mid-way, the pager asks once more for the whole list, unpaginated, at the original
+ * resourceVersion; any other error, or a failure of that last request, ends the list with the error.
+ */
+final class ListPager<T> {
+
+    private static final Logger log = LoggerFactory.getLogger(Reflector.class);
+
+    private final String name;
+    private final ListerWatcher<T> listerWatcher;
+
+    ListPager(String name, ListerWatcher<T> listerWatcher) {
+        this.name = name;
+        this.listerWatcher = listerWatcher;
+    }
+
+    /**
+     * @param base            selectors only
+     * @param resourceVersion the version to list at
+     * @param limit           the page size, or {@code null} for one unpaginated request
+     */
+    Mono<Gathered<T>> list(ListOptions base, String resourceVersion, Integer limit) {
+        return Mono.defer(() -> {
+            Gathered<T> gathered = new Gathered<>();
+            return listerWatcher.list(base.withResourceVersion(resourceVersion, null).withLimit(limit))
+                    .expand(page -> page.hasMore()
+                            ? listerWatcher.list(base.withLimit(limit).withContinue(page.continueToken()))
+                            : Mono.empty())
+                    .doOnNext(gathered::add)
+                    .then(Mono.fromSupplier(() -> gathered))
+                    .onErrorResume(e -> e instanceof KubernetesApiException.Gone && gathered.pages > 0, e -> {
+                        log.info("{}: continue token expired after {} pages ({}); listing again unpaginated at "
+                                + "resourceVersion \"{}\"", name, gathered.pages, e.getMessage(), resourceVersion);
+                        return listerWatcher.list(base.withResourceVersion(resourceVersion, null))
+                                .map(page -> new Gathered<T>().add(page).markPaginated());
+                    });
+        });
+    }
+
+    /** The items of all pages so far, and the first page's resourceVersion (the one they are consistent with). */
+    static final class Gathered<T> {
+        final List<T> items = new ArrayList<>();
+        String resourceVersion;
+        int pages;
+        boolean paginated;
+
+        Gathered<T> add(ObjectList<T> page) {
+            if (pages == 0) {
+                resourceVersion = page.resourceVersion();
+            }
+            paginated |= page.hasMore();
+            items.addAll(page.items());
+            pages++;
+            return this;
+        }
+
+        /** The server did paginate, even if the result in hand is one unpaginated page. */
+        Gathered<T> markPaginated() {
+            paginated = true;
+            return this;
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package io.reactiveinformer.watch;
+
+import io.reactiveinformer.client.KubernetesClientException;
+
+/**
+ * A failure the reflector detected itself, rather than one the client signalled. Always retriable:
+ * the reflector retries it like any other failure and reports it in a
+ * {@link ReflectorEvent.Failed}.
+ */
+public final class ReflectorException extends KubernetesClientException {
+
+    private static final long serialVersionUID = 1L;
+
+    /** What the reflector noticed. */
+    public enum Reason {
+        /** No event and no bookmark for the idle timeout: the connection is presumed dead; re-watch. */
+        WATCH_IDLE,
+        /** The watch closed normally within a second without any event: suspicious; relist. */
+        WATCH_TOO_SHORT,
+        /** The {@link ListerWatcher} broke its contract and signalled something else than a client exception; relist. */
+        UNEXPECTED_ERROR
+    }
+
+    private final Reason reason;
+
+    ReflectorException(Reason reason, String message, Throwable cause) {
+        super(message, cause);
+        this.reason = reason;
+    }
+
+    public Reason reason() {
+        return reason;
+    }
+
+    @Override
+    public boolean isRetriable() {
+        return true;
+    }
+}
