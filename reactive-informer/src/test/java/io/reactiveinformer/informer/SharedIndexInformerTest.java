@@ -8,12 +8,25 @@ import io.reactiveinformer.cache.IndexFunction;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import reactor.core.Disposable;
 import reactor.test.StepVerifier;
 import reactor.test.scheduler.VirtualTimeScheduler;
 
 class SharedIndexInformerTest {
+
+    @BeforeAll
+    static void boundVerifications() {
+        StepVerifier.setDefaultTimeout(Duration.ofSeconds(20));
+    }
+
+    @AfterAll
+    static void unboundVerifications() {
+        StepVerifier.resetDefaultTimeout();
+    }
+
 
     private final VirtualTimeScheduler time = VirtualTimeScheduler.create();
     private final FakePodServer server = new FakePodServer(time);
