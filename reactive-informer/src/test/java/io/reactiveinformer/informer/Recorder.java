@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /** Keeps what a handler was told, and the map of objects it implies. Thread-safe. */
@@ -23,6 +24,20 @@ final class Recorder implements Consumer<Notification<V1Pod>> {
         } else {
             view.remove(n.key());
         }
+        notifyAll();
+    }
+
+    /** Waits (on a test thread) until at least {@code count} notifications arrived; false after 30 s. */
+    synchronized boolean awaitCount(int count) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (received.size() < count) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+        return true;
     }
 
     synchronized List<Notification<V1Pod>> received() {
