@@ -59,7 +59,8 @@ public final class HandlerRegistration<T extends KubernetesObject> {
      * initial state (client-go's per-handler {@code HasSynced}). Fails with an
      * {@link InformerSyncException} while the informer cannot list (each subscription reflects the state
      * at that time: once listing succeeds, a new subscription completes), and with a
-     * {@link CancellationException} when the handler ended before it synced.
+     * {@link CancellationException} when the handler ended before it synced. Until
+     * {@link #notifications()} is subscribed the handler is not added, so this waits.
      */
     public Mono<Void> hasSynced() {
         return Mono.firstWithSignal(synced.asMono(), informer.syncFailure());
