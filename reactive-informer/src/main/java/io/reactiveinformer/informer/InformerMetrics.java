@@ -1,0 +1,57 @@
+package io.reactiveinformer.informer;
+
+import io.reactiveinformer.client.KubernetesClientException;
+import io.reactiveinformer.client.WatchEvent;
+import java.util.function.IntSupplier;
+
+/**
+ * Receives one informer's measurements. The informer depends only on this interface, so it works
+ * without Micrometer on the classpath; {@link MicrometerInformerMetrics} is the Micrometer binding,
+ * {@link Provider#noop()} the default.
+ *
+ * <p>Recording methods are called from the informer's reflector and apply threads: they must be cheap
+ * and must not block.
+ */
+public interface InformerMetrics {
+
+    /** The watch delivered an event of this type (bookmarks included). */
+    void event(WatchEvent.Type type);
+
+    /** A list or relist completed with this many objects. */
+    void relisted(int objects);
+
+    /** A list or watch failed and will be restarted after a backoff. */
+    void restarted(KubernetesClientException error);
+
+    /**
+     * A subscriber started; its buffer depth is now observable until the returned handle runs.
+     *
+     * @param subscriber  the subscriber's name
+     * @param bufferDepth its pending notifications, readable from any thread
+     * @return what to run when the subscriber ends, to stop observing it
+     */
+    Runnable subscriberAdded(String subscriber, IntSupplier bufferDepth);
+
+    /** Live values of an informer, read when a gauge is sampled; safe from any thread. */
+    interface Gauges {
+
+        /** Seconds since the cache last caught up with the server (a list, a watch event or a bookmark); NaN before. */
+        double lastSyncAgeSeconds();
+    }
+
+    /** Creates the metrics of one informer when it is built. */
+    @FunctionalInterface
+    interface Provider {
+
+        /**
+         * @param informerName the informer's name, used as the {@code informer} tag
+         * @param gauges       the informer's live values; hold them weakly if the registry outlives informers
+         */
+        InformerMetrics register(String informerName, Gauges gauges);
+
+        /** Records nothing; the default. */
+        static Provider noop() {
+            return NoopInformerMetrics.PROVIDER;
+        }
+    }
+}

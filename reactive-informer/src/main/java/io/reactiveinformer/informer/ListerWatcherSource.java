@@ -1,0 +1,28 @@
+package io.reactiveinformer.informer;
+
+import io.kubernetes.client.common.KubernetesObject;
+import io.reactiveinformer.watch.ListerWatcher;
+
+/**
+ * Where a {@link SharedInformerFactory} gets the list and watch calls of each informer it creates; the
+ * HTTP client implements it.
+ *
+ * <p>The reflector sends the selectors with every LIST and WATCH request (in {@code ListOptions} and
+ * {@code WatchOptions}); they are passed here too so that the source can name or account for the
+ * stream, but it must not add them to requests a second time. The namespace is not part of the request
+ * options: the returned {@link ListerWatcher} must be scoped to it.
+ */
+public interface ListerWatcherSource {
+
+    /**
+     * The list and watch calls for one resource.
+     *
+     * @param type          the object type
+     * @param namespace     the namespace to list and watch; {@code null} for all namespaces (or a
+     *                      cluster-scoped resource)
+     * @param labelSelector the label selector the requests carry, or {@code null}
+     * @param fieldSelector the field selector the requests carry, or {@code null}
+     */
+    <T extends KubernetesObject> ListerWatcher<T> listerWatcher(Class<T> type, String namespace, String labelSelector,
+                                                                String fieldSelector);
+}

@@ -1,0 +1,203 @@
+package io.reactiveinformer.informer;
+
+import io.kubernetes.client.common.KubernetesObject;
+import io.reactiveinformer.cache.IndexFunction;
+import io.reactiveinformer.watch.ListerWatcher;
+import io.reactiveinformer.watch.ReflectorOptions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import reactor.core.Disposable;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * Creates and owns {@link SharedIndexInformer}s, at most one per {@link InformerSpec} (type, namespace,
+ * selectors, transform), so that every part of an application watching the same thing shares one
+ * list/watch and one cache (client-go's {@code SharedInformerFactory}).
+ *
+ * <p>Thread-safe: all methods may be called from any thread; they take a short internal lock and never
+ * wait for the server.
+ */
+public final class SharedInformerFactory {
+
+    private final ListerWatcherSource source;
+    private final Scheduler scheduler;
+    private final Scheduler deliveryScheduler;
+    private final Duration defaultResyncPeriod;
+    private final ReflectorOptions reflectorOptions;
+    private final int syncFailureThreshold;
+    private final InformerMetrics.Provider metrics;
+
+    private final Map<InformerSpec<?>, SharedIndexInformer<?>> informers = new LinkedHashMap<>();
+    private final Map<SharedIndexInformer<?>, Disposable> started = new LinkedHashMap<>();
+    private boolean shutDown;
+
+    private SharedInformerFactory(Builder builder) {
+        this.source = builder.source;
+        this.scheduler = builder.scheduler;
+        this.deliveryScheduler = builder.deliveryScheduler != null ? builder.deliveryScheduler : builder.scheduler;
+        this.defaultResyncPeriod = builder.defaultResyncPeriod;
+        this.reflectorOptions = builder.reflectorOptions;
+        this.syncFailureThreshold = builder.syncFailureThreshold;
+        this.metrics = builder.metrics;
+    }
+
+    public static Builder builder(ListerWatcherSource source) {
+        return new Builder(source);
+    }
+
+    /** The informer of every {@code type} object in all namespaces. */
+    public <T extends KubernetesObject> SharedIndexInformer<T> informer(Class<T> type) {
+        return informer(InformerSpec.of(type));
+    }
+
+    /** The informer for {@code spec}: the existing one, or a new one (not started) built from the factory's defaults. */
+    public <T extends KubernetesObject> SharedIndexInformer<T> informer(InformerSpec<T> spec) {
+        return informer(spec, Map.of());
+    }
+
+    /**
+     * As {@link #informer(InformerSpec)}; a new informer's cache gets {@code indexers}, an existing one
+     * gets those it lacks.
+     */
+    @SuppressWarnings("unchecked")
+    public synchronized <T extends KubernetesObject> SharedIndexInformer<T> informer(InformerSpec<T> spec,
+                                                                                     Map<String, IndexFunction<T>> indexers) {
+        Objects.requireNonNull(spec, "spec");
+        if (shutDown) {
+            throw new IllegalStateException("the informer factory is shut down");
+        }
+        SharedIndexInformer<T> informer = (SharedIndexInformer<T>) informers.get(spec);
+        if (informer == null) {
+            ListerWatcher<T> listerWatcher = source.listerWatcher(spec.type(), spec.namespace(), spec.labelSelector(),
+                    spec.fieldSelector());
+            informer = SharedIndexInformer.builder(spec, listerWatcher)
+                    .reflectorOptions(reflectorOptions)
+                    .scheduler(scheduler)
+                    .deliveryScheduler(deliveryScheduler)
+                    .resyncPeriod(defaultResyncPeriod)
+                    .syncFailureThreshold(syncFailureThreshold)
+                    .metrics(metrics)
+                    .indexers(indexers)
+                    .build();
+            informers.put(spec, informer);
+        } else {
+            Map<String, IndexFunction<T>> missing = new LinkedHashMap<>(indexers);
+            missing.keySet().removeAll(informer.indexer().indexNames());
+            informer.indexer().addIndexers(missing);
+        }
+        return informer;
+    }
+
+    /** Starts every informer not started yet; idempotent. Informers created later need another call. */
+    public synchronized void start() {
+        if (shutDown) {
+            return;
+        }
+        for (SharedIndexInformer<?> informer : informers.values()) {
+            started.computeIfAbsent(informer, SharedIndexInformer::start);
+        }
+    }
+
+    /**
+     * Completes when every informer started so far has synced. Fails when one cannot sync, with an
+     * {@link InformerSyncException} naming it; when several cannot, the others' are suppressed in it.
+     */
+    public Mono<Void> waitForCacheSync() {
+        List<Mono<Void>> waits = new ArrayList<>();
+        synchronized (this) {
+            for (SharedIndexInformer<?> informer : started.keySet()) {
+                waits.add(informer.hasSynced());
+            }
+        }
+        return Mono.whenDelayError(waits).onErrorMap(SharedInformerFactory::firstNamed);
+    }
+
+    /** {@code whenDelayError} combines several failures into a composite; report the first, naming the informer. */
+    private static Throwable firstNamed(Throwable error) {
+        List<Throwable> all = reactor.core.Exceptions.unwrapMultiple(error);
+        Throwable first = all.get(0);
+        for (int i = 1; i < all.size(); i++) {
+            first.addSuppressed(all.get(i));
+        }
+        return first;
+    }
+
+    /**
+     * Stops every informer (cancelling their lists and watches, which releases their connections) and
+     * refuses new ones. The returned {@code Mono} completes once all are stopped; calling this again
+     * does nothing more.
+     */
+    public Mono<Void> shutdown() {
+        List<Disposable> stopping;
+        synchronized (this) {
+            shutDown = true;
+            stopping = new ArrayList<>(started.values());
+        }
+        return Mono.fromRunnable(() -> stopping.forEach(Disposable::dispose));
+    }
+
+    /** The informers created so far, in creation order. */
+    public synchronized List<SharedIndexInformer<?>> informers() {
+        return List.copyOf(informers.values());
+    }
+
+    /** Configures a {@link SharedInformerFactory}. Not thread-safe. */
+    public static final class Builder {
+
+        private final ListerWatcherSource source;
+        private Scheduler scheduler = Schedulers.parallel();
+        private Scheduler deliveryScheduler;
+        private Duration defaultResyncPeriod = Duration.ZERO;
+        private ReflectorOptions reflectorOptions = ReflectorOptions.defaults();
+        private int syncFailureThreshold = 3;
+        private InformerMetrics.Provider metrics = InformerMetrics.Provider.noop();
+
+        private Builder(ListerWatcherSource source) {
+            this.source = Objects.requireNonNull(source, "source");
+        }
+
+        /** See {@link SharedIndexInformer.Builder#scheduler}. */
+        public Builder scheduler(Scheduler scheduler) {
+            this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            return this;
+        }
+
+        /** See {@link SharedIndexInformer.Builder#deliveryScheduler}. */
+        public Builder deliveryScheduler(Scheduler deliveryScheduler) {
+            this.deliveryScheduler = Objects.requireNonNull(deliveryScheduler, "deliveryScheduler");
+            return this;
+        }
+
+        /** Every informer's resync check period; see {@link SharedIndexInformer.Builder#resyncPeriod}. */
+        public Builder defaultResyncPeriod(Duration defaultResyncPeriod) {
+            this.defaultResyncPeriod = Objects.requireNonNull(defaultResyncPeriod, "defaultResyncPeriod");
+            return this;
+        }
+
+        public Builder reflectorOptions(ReflectorOptions reflectorOptions) {
+            this.reflectorOptions = Objects.requireNonNull(reflectorOptions, "reflectorOptions");
+            return this;
+        }
+
+        /** See {@link SharedIndexInformer.Builder#syncFailureThreshold}. */
+        public Builder syncFailureThreshold(int attempts) {
+            this.syncFailureThreshold = attempts;
+            return this;
+        }
+
+        public Builder metrics(InformerMetrics.Provider metrics) {
+            this.metrics = Objects.requireNonNull(metrics, "metrics");
+            return this;
+        }
+
+        public SharedInformerFactory build() {
+            return new SharedInformerFactory(this);
+        }
+    }
+}

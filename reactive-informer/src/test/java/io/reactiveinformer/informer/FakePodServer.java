@@ -1,0 +1,151 @@
+package io.reactiveinformer.informer;
+
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.reactiveinformer.cache.ObjectKeys;
+import io.reactiveinformer.client.KubernetesApiException;
+import io.reactiveinformer.client.KubernetesClientException;
+import io.reactiveinformer.client.ListOptions;
+import io.reactiveinformer.client.ObjectList;
+import io.reactiveinformer.client.WatchEvent;
+import io.reactiveinformer.client.WatchOptions;
+import io.reactiveinformer.watch.ListerWatcher;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * An in-memory API server for pods: a state with resourceVersions, LIST answering the current state, WATCH
+ * replaying the history after the requested version and then following live changes. Scriptable: list
+ * failures, silent changes (missed by watches) and broken watches (410) that force a relist.
+ */
+final class FakePodServer implements ListerWatcher<V1Pod> {
+
+    private final Scheduler clock;
+    private final Map<String, V1Pod> state = new LinkedHashMap<>();
+    private final Sinks.Many<WatchEvent<V1Pod>> history = Sinks.many().replay().all();
+    private final Sinks.Many<KubernetesClientException> breaks = Sinks.many().multicast().directBestEffort();
+    private final Deque<KubernetesClientException> listFailures = new ArrayDeque<>();
+    private long resourceVersion = 1;
+
+    final List<ListOptions> lists = new CopyOnWriteArrayList<>();
+    final List<Long> listMillis = new CopyOnWriteArrayList<>();
+    final List<WatchOptions> watches = new CopyOnWriteArrayList<>();
+    final AtomicInteger openWatches = new AtomicInteger();
+
+    FakePodServer() {
+        this(Schedulers.immediate());
+    }
+
+    FakePodServer(Scheduler clock) {
+        this.clock = clock;
+    }
+
+    static KubernetesClientException forbidden() {
+        return KubernetesApiException.of("GET /api/v1/pods", 403, null, null);
+    }
+
+    static V1Pod pod(String namespace, String name, String value, long resourceVersion) {
+        return new V1Pod().metadata(new V1ObjectMeta().namespace(namespace).name(name)
+                .resourceVersion(Long.toString(resourceVersion)).labels(Map.of("v", value)));
+    }
+
+    static String valueOf(V1Pod pod) {
+        return pod.getMetadata().getLabels().get("v");
+    }
+
+    /** Creates or updates {@code namespace/name} with label {@code v=value}; watches see it. */
+    synchronized V1Pod put(String namespace, String name, String value) {
+        return put(namespace, name, value, false);
+    }
+
+    /** As {@link #put(String, String, String)}; when {@code silent}, watches miss it (a relist finds it). */
+    synchronized V1Pod put(String namespace, String name, String value, boolean silent) {
+        V1Pod pod = pod(namespace, name, value, ++resourceVersion);
+        V1Pod old = state.put(ObjectKeys.keyOf(pod), pod);
+        if (!silent) {
+            history.tryEmitNext(new WatchEvent<>(old == null ? WatchEvent.Type.ADDED : WatchEvent.Type.MODIFIED, pod));
+        }
+        return pod;
+    }
+
+    synchronized void delete(String key) {
+        delete(key, false);
+    }
+
+    synchronized void delete(String key, boolean silent) {
+        V1Pod old = state.remove(key);
+        if (old != null && !silent) {
+            V1Pod last = pod(old.getMetadata().getNamespace(), old.getMetadata().getName(), valueOf(old), ++resourceVersion);
+            history.tryEmitNext(new WatchEvent<>(WatchEvent.Type.DELETED, last));
+        } else if (old != null) {
+            ++resourceVersion;
+        }
+    }
+
+    /** A bookmark at the current version. */
+    synchronized void bookmark() {
+        history.tryEmitNext(new WatchEvent<>(WatchEvent.Type.BOOKMARK,
+                new V1Pod().metadata(new V1ObjectMeta().resourceVersion(Long.toString(resourceVersion)))));
+    }
+
+    /** Ends every open watch with 410 Gone, so the reflector relists. */
+    void breakWatches() {
+        breaks.tryEmitNext(KubernetesApiException.of("WATCH /api/v1/pods", 410, null, null));
+    }
+
+    synchronized void failNextLists(int times, KubernetesClientException error) {
+        for (int i = 0; i < times; i++) {
+            listFailures.add(error);
+        }
+    }
+
+    synchronized Map<String, V1Pod> snapshot() {
+        return new LinkedHashMap<>(state);
+    }
+
+    synchronized String currentResourceVersion() {
+        return Long.toString(resourceVersion);
+    }
+
+    @Override
+    public Mono<ObjectList<V1Pod>> list(ListOptions options) {
+        return Mono.fromCallable(() -> {
+            lists.add(options);
+            listMillis.add(clock.now(TimeUnit.MILLISECONDS));
+            synchronized (this) {
+                KubernetesClientException failure = listFailures.poll();
+                if (failure != null) {
+                    throw failure;
+                }
+                return new ObjectList<>(new ArrayList<>(state.values()), Long.toString(resourceVersion), null, null);
+            }
+        });
+    }
+
+    @Override
+    public Flux<WatchEvent<V1Pod>> watch(WatchOptions options) {
+        return Flux.defer(() -> {
+            watches.add(options);
+            long from = options.resourceVersion() == null || options.resourceVersion().isEmpty()
+                    ? 0 : Long.parseLong(options.resourceVersion());
+            Flux<WatchEvent<V1Pod>> broken = breaks.asFlux().next().flatMapMany(Flux::error);
+            return history.asFlux()
+                    .filter(e -> Long.parseLong(e.object().getMetadata().getResourceVersion()) > from)
+                    .mergeWith(broken)
+                    .doOnSubscribe(s -> openWatches.incrementAndGet())
+                    .doFinally(s -> openWatches.decrementAndGet());
+        });
+    }
+}

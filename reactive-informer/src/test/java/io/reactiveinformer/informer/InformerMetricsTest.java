@@ -1,0 +1,63 @@
+package io.reactiveinformer.informer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.reactiveinformer.watch.Backoff;
+import io.reactiveinformer.watch.ReflectorOptions;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import reactor.core.Disposable;
+import reactor.core.publisher.BaseSubscriber;
+import reactor.test.scheduler.VirtualTimeScheduler;
+
+class InformerMetricsTest {
+
+    private final VirtualTimeScheduler time = VirtualTimeScheduler.create();
+    private final FakePodServer server = new FakePodServer(time);
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+    @Test
+    void eventsRelistsRestartsSyncAgeAndBufferDepth() {
+        server.failNextLists(1, FakePodServer.forbidden());
+        SharedIndexInformer<V1Pod> informer = SharedIndexInformer.builder(V1Pod.class, server).name("pods")
+                .scheduler(time).metrics(MicrometerInformerMetrics.provider(registry))
+                .reflectorOptions(ReflectorOptions.defaults().withBackoff(Backoff.defaults().withJitter(0)))
+                .build();
+        BaseSubscriber<Notification<V1Pod>> idle = new BaseSubscriber<>() {
+            @Override
+            protected void hookOnSubscribe(org.reactivestreams.Subscription subscription) {
+                // requests nothing: everything stays in its buffer
+            }
+        };
+        informer.notifications(SubscriberOptions.defaults().withName("idle")).subscribe(idle);
+        assertThat(registry.get("informer_last_sync_age_seconds").gauge().value()).isNaN();
+        Disposable stop = informer.start();
+        time.advanceTimeBy(Duration.ofMillis(800));
+
+        server.put("a", "p1", "1");
+        server.put("a", "p1", "2");
+        server.put("a", "p2", "1");
+        server.delete("a/p2");
+        server.bookmark();
+        time.advanceTimeBy(Duration.ofSeconds(3));
+
+        assertThat(registry.get("informer_events_total").tag("informer", "pods").tag("type", "ADDED").counter().count())
+                .isEqualTo(2);
+        assertThat(registry.get("informer_events_total").tag("type", "MODIFIED").counter().count()).isEqualTo(1);
+        assertThat(registry.get("informer_events_total").tag("type", "DELETED").counter().count()).isEqualTo(1);
+        assertThat(registry.get("informer_events_total").tag("type", "BOOKMARK").counter().count()).isEqualTo(1);
+        assertThat(registry.get("informer_relists_total").counter().count()).isEqualTo(1);
+        assertThat(registry.get("informer_watch_restarts_total").tag("error", "Forbidden").counter().count())
+                .isEqualTo(1);
+        assertThat(registry.get("informer_last_sync_age_seconds").gauge().value()).isEqualTo(3.0);
+        // Coalesced: p1 (add merged with update) and p2 (add then delete).
+        assertThat(registry.get("informer_subscriber_buffer_depth").tag("subscriber", "idle").gauge().value())
+                .isEqualTo(2);
+
+        idle.dispose();
+        assertThat(registry.find("informer_subscriber_buffer_depth").gauges()).isEmpty();
+        stop.dispose();
+    }
+}

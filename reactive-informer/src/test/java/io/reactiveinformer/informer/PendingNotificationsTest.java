@@ -1,0 +1,98 @@
+package io.reactiveinformer.informer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kubernetes.client.openapi.models.V1Pod;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The COALESCE merge rules, one pending slot per key. */
+class PendingNotificationsTest {
+
+    private final PendingNotifications<V1Pod> pending = PendingNotifications.of(SubscriberOptions.defaults());
+
+    private static V1Pod pod(String value, long rv) {
+        return FakePodServer.pod("a", "p", value, rv);
+    }
+
+    private List<Object> drain() {
+        List<Object> out = new ArrayList<>();
+        Object next;
+        while ((next = pending.peek()) != null) {
+            pending.remove();
+            out.add(next);
+        }
+        return out;
+    }
+
+    @Test
+    void updatesAfterAnAddStayAnAddOfTheNewestState() {
+        pending.offer(new Notification.Added<>("a/p", pod("1", 1), true));
+        pending.offer(new Notification.Updated<>("a/p", pod("1", 1), pod("2", 2), false));
+        pending.offer(new Notification.Updated<>("a/p", pod("2", 2), pod("3", 3), false));
+        assertThat(pending.depth()).isEqualTo(1);
+        assertThat(drain()).singleElement().isInstanceOfSatisfying(Notification.Added.class, a -> {
+            assertThat(FakePodServer.valueOf((V1Pod) a.object())).isEqualTo("3");
+            assertThat(a.inInitialList()).isTrue();
+        });
+    }
+
+    @Test
+    void updatesMergeFromTheOldestToTheNewestAndAreAResyncOnlyIfAllWere() {
+        pending.offer(new Notification.Updated<>("a/p", pod("1", 1), pod("1", 1), true));
+        pending.offer(new Notification.Updated<>("a/p", pod("1", 1), pod("2", 2), false));
+        assertThat(drain()).singleElement().isInstanceOfSatisfying(Notification.Updated.class, u -> {
+            assertThat(FakePodServer.valueOf((V1Pod) u.oldObject())).isEqualTo("1");
+            assertThat(FakePodServer.valueOf((V1Pod) u.newObject())).isEqualTo("2");
+            assertThat(u.isResync()).isFalse();
+        });
+    }
+
+    @Test
+    void aDeletionFollowedByARecreationIsDeliveredAsBoth() {
+        pending.offer(new Notification.Updated<>("a/p", pod("1", 1), pod("2", 2), false));
+        pending.offer(new Notification.Deleted<>("a/p", pod("2", 3), false));
+        pending.offer(new Notification.Added<>("a/p", pod("new", 4), false));
+        pending.offer(new Notification.Updated<>("a/p", pod("new", 4), pod("newer", 5), false));
+        assertThat(pending.depth()).isEqualTo(1);
+        List<Object> out = drain();
+        assertThat(out).hasSize(2);
+        assertThat(out.get(0)).isInstanceOf(Notification.Deleted.class);
+        assertThat(out.get(1)).isInstanceOfSatisfying(Notification.Added.class,
+                a -> assertThat(FakePodServer.valueOf((V1Pod) a.object())).isEqualTo("newer"));
+    }
+
+    @Test
+    void aDeletionAfterARecreationKeepsTheFirstDeletion() {
+        pending.offer(new Notification.Deleted<>("a/p", pod("1", 2), false));
+        pending.offer(new Notification.Added<>("a/p", pod("2", 3), false));
+        pending.offer(new Notification.Deleted<>("a/p", pod("2", 4), false));
+        assertThat(drain()).singleElement().isInstanceOfSatisfying(Notification.Deleted.class,
+                d -> assertThat(FakePodServer.valueOf((V1Pod) d.lastState())).isEqualTo("1"));
+    }
+
+    @Test
+    void theSyncMarkerKeepsItsPlaceBehindEarlierKeys() {
+        pending.offer(new Notification.Added<>("a/x", pod("1", 1), true));
+        pending.offerSynced();
+        pending.offer(new Notification.Added<>("a/y", pod("1", 2), false));
+        pending.offer(new Notification.Updated<>("a/x", pod("1", 1), pod("2", 3), false));
+        assertThat(pending.depth()).isEqualTo(2);
+        List<Object> out = drain();
+        assertThat(out).hasSize(3);
+        assertThat(((Notification<?>) out.get(0)).key()).isEqualTo("a/x");
+        assertThat(out.get(1)).isSameAs(PendingNotifications.SYNCED);
+        assertThat(((Notification<?>) out.get(2)).key()).isEqualTo("a/y");
+    }
+
+    @Test
+    void boundedRefusesBeyondItsCapacity() {
+        PendingNotifications<V1Pod> bounded = PendingNotifications.of(SubscriberOptions.defaults().bounded(2));
+        assertThat(bounded.offer(new Notification.Added<>("a/1", pod("1", 1), false))).isTrue();
+        bounded.offerSynced();
+        assertThat(bounded.offer(new Notification.Added<>("a/2", pod("1", 2), false))).isTrue();
+        assertThat(bounded.offer(new Notification.Added<>("a/3", pod("1", 3), false))).isFalse();
+        assertThat(bounded.depth()).isEqualTo(2);
+    }
+}
