@@ -2,7 +2,7 @@ package io.reactiveinformer.workqueue;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Objects;
@@ -287,13 +287,28 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
 
     /** Parks a demand; it is served at once if an item is ready or the queue is drained. */
     void request(Demand<T> demand) {
-        Handoffs<T> out;
+        Handoffs<T> out = null;
+        T item = null;
+        int priority = 0;
         synchronized (this) {
             if (demand.isCancelled()) {
                 return;
             }
-            waiters.addLast(demand);
-            out = matchLocked(null);
+            if (waiters.isEmpty() && ready.size() > 0) {
+                // fast path: nobody is ahead of this demand and an item is ready
+                if (!demand.claim()) {
+                    return;
+                }
+                ItemState<T> state = takeLocked();
+                item = state.item;
+                priority = state.priority;
+            } else {
+                waiters.addLast(demand);
+                out = matchLocked(null);
+            }
+        }
+        if (item != null) {
+            deliverOne(demand, item, priority);
         }
         deliver(out);
     }
@@ -347,21 +362,29 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
         if (out == null) {
             return;
         }
-        for (int i = 0; i < out.demands.size(); i++) {
-            Demand<T> demand = out.demands.get(i);
-            try {
-                if (i < out.items.size()) {
-                    demand.deliver(out.items.get(i), out.priorities[i]);
-                } else {
-                    demand.drained();
-                }
-            } catch (Throwable e) {
-                Exceptions.throwIfJvmFatal(e);
-                LOG.error("work queue {}: a consumer threw while receiving an item", name, e);
-            }
+        for (int i = 0; i < out.count; i++) {
+            @SuppressWarnings("unchecked")
+            Demand<T> demand = (Demand<T>) out.demands[i];
+            @SuppressWarnings("unchecked")
+            T item = (T) out.items[i];
+            deliverOne(demand, item, out.priorities[i]);
         }
         if (out.finished) {
             drainedAndDone.tryEmitEmpty();
+        }
+    }
+
+    /** Hands a claimed demand its item, or the end when {@code item} is null. */
+    private void deliverOne(Demand<T> demand, T item, int priority) {
+        try {
+            if (item != null) {
+                demand.deliver(item, priority);
+            } else {
+                demand.drained();
+            }
+        } catch (Throwable e) {
+            Exceptions.throwIfJvmFatal(e);
+            LOG.error("work queue {}: a consumer threw while receiving an item", name, e);
         }
     }
 
@@ -523,32 +546,32 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
 
     /** Hand-offs decided under the lock and carried out after it; allocated only when there are any. */
     static final class Handoffs<T> {
-        final ArrayList<Demand<T>> demands = new ArrayList<>(2);
-        final ArrayList<T> items = new ArrayList<>(2);
-        int[] priorities = new int[2];
+        Object[] demands = new Object[4];
+        Object[] items = new Object[4];
+        int[] priorities = new int[4];
+        int count;
         boolean finished;
 
         static <T> Handoffs<T> item(Handoffs<T> out, Demand<T> demand, T item, int priority) {
             if (out == null) {
                 out = new Handoffs<>();
             }
-            // items come before end-of-queue demands: matchLocked adds all items first
-            int index = out.items.size();
-            if (index == out.priorities.length) {
-                out.priorities = java.util.Arrays.copyOf(out.priorities, index * 2);
+            if (out.count == out.demands.length) {
+                int length = out.count * 2;
+                out.demands = Arrays.copyOf(out.demands, length);
+                out.items = Arrays.copyOf(out.items, length);
+                out.priorities = Arrays.copyOf(out.priorities, length);
             }
-            out.priorities[index] = priority;
-            out.items.add(item);
-            out.demands.add(demand);
+            out.demands[out.count] = demand;
+            out.items[out.count] = item;
+            out.priorities[out.count] = priority;
+            out.count++;
             return out;
         }
 
+        /** A demand told that the queue ended: an entry without an item. */
         static <T> Handoffs<T> drained(Handoffs<T> out, Demand<T> demand) {
-            if (out == null) {
-                out = new Handoffs<>();
-            }
-            out.demands.add(demand);
-            return out;
+            return item(out, demand, null, 0);
         }
 
         static <T> Handoffs<T> finished(Handoffs<T> out) {

@@ -7,8 +7,9 @@ import java.util.TreeMap;
 /**
  * Items ready to be handed out: one FIFO per priority, highest priority first. Raising a queued
  * item's priority appends a new entry to the higher FIFO and leaves the old one behind as a stale
- * entry that {@link #poll} skips, so a raise costs O(log priorities), not a linear removal.
- * Not thread-safe: guarded by the queue's lock.
+ * entry that {@link #poll} skips, so a raise costs O(log priorities), not a linear removal. The
+ * normal priority has its own FIFO outside the map, so a queue that never uses priorities never
+ * touches the map. Not thread-safe: guarded by the queue's lock.
  */
 final class ReadyQueue<T> {
 
@@ -20,9 +21,9 @@ final class ReadyQueue<T> {
         }
     }
 
-    private final TreeMap<Integer, ArrayDeque<Entry<T>>> fifos = new TreeMap<>();
-    // reused so a queue that keeps emptying at the normal priority does not reallocate its FIFO
-    private final ArrayDeque<Entry<T>> normalFifo = new ArrayDeque<>();
+    private final ArrayDeque<Entry<T>> normal = new ArrayDeque<>();
+    /** FIFOs of the other priorities; a FIFO is removed when it runs empty. */
+    private final TreeMap<Integer, ArrayDeque<Entry<T>>> others = new TreeMap<>();
     private int size;
 
     int size() {
@@ -33,12 +34,11 @@ final class ReadyQueue<T> {
         Entry<T> entry = new Entry<>(state);
         state.ready = entry;
         int priority = state.priority;
-        ArrayDeque<Entry<T>> fifo = fifos.get(priority);
-        if (fifo == null) {
-            fifo = priority == 0 ? normalFifo : new ArrayDeque<>();
-            fifos.put(priority, fifo);
+        if (priority == 0) {
+            normal.addLast(entry);
+        } else {
+            others.computeIfAbsent(priority, p -> new ArrayDeque<>()).addLast(entry);
         }
-        fifo.addLast(entry);
         size++;
     }
 
@@ -52,20 +52,29 @@ final class ReadyQueue<T> {
     /** The next item, or null when empty; the item's {@code ready} is cleared. */
     ItemState<T> poll() {
         while (size > 0) {
-            Map.Entry<Integer, ArrayDeque<Entry<T>>> highest = fifos.lastEntry();
-            ArrayDeque<Entry<T>> fifo = highest.getValue();
-            Entry<T> entry = fifo.pollFirst();
-            if (fifo.isEmpty()) {
-                fifos.remove(highest.getKey());
-            }
-            if (entry != null && entry.state.ready == entry) {
+            Entry<T> entry = pollEntry();
+            if (entry.state.ready == entry) {
                 entry.state.ready = null;
                 size--;
                 return entry.state;
             }
         }
-        // only stale entries are left
-        fifos.clear();
         return null;
+    }
+
+    /** The head of the highest non-empty FIFO, live or stale; only called while a live entry exists. */
+    private Entry<T> pollEntry() {
+        if (!others.isEmpty()) {
+            Map.Entry<Integer, ArrayDeque<Entry<T>>> highest = others.lastEntry();
+            if (highest.getKey() > 0 || normal.isEmpty()) {
+                ArrayDeque<Entry<T>> fifo = highest.getValue();
+                Entry<T> entry = fifo.pollFirst();
+                if (fifo.isEmpty()) {
+                    others.remove(highest.getKey());
+                }
+                return entry;
+            }
+        }
+        return normal.pollFirst();
     }
 }
