@@ -272,17 +272,20 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
 
     @Override
     public Mono<Void> process(int concurrency, Function<? super T, ? extends Publisher<?>> worker) {
-        Objects.requireNonNull(worker, "worker");
-        return processWithOutcome(concurrency, item -> Mono.from(worker.apply(item)).then(Mono.just(Outcome.forget())));
+        return newProcess(concurrency, worker, false);
     }
 
     @Override
     public Mono<Void> processWithOutcome(int concurrency, Function<? super T, ? extends Mono<Outcome>> worker) {
+        return newProcess(concurrency, worker, true);
+    }
+
+    private Mono<Void> newProcess(int concurrency, Function<? super T, ? extends Publisher<?>> worker, boolean outcomes) {
         if (concurrency < 1) {
             throw new IllegalArgumentException("concurrency must be at least 1: " + concurrency);
         }
         Objects.requireNonNull(worker, "worker");
-        return new ProcessMono<>(this, concurrency, worker);
+        return new ProcessMono<>(this, concurrency, worker, outcomes);
     }
 
     /** Parks a demand; it is served at once if an item is ready or the queue is drained. */
@@ -362,7 +365,10 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
         if (out == null) {
             return;
         }
-        for (int i = 0; i < out.count; i++) {
+        if (out.count > 0) {
+            deliverOne(out.firstDemand, out.firstItem, out.firstPriority);
+        }
+        for (int i = 0; i < out.count - 1; i++) {
             @SuppressWarnings("unchecked")
             Demand<T> demand = (Demand<T>) out.demands[i];
             @SuppressWarnings("unchecked")
@@ -544,11 +550,17 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
         return "WorkQueue[" + name + "]";
     }
 
-    /** Hand-offs decided under the lock and carried out after it; allocated only when there are any. */
+    /**
+     * Hand-offs decided under the lock and carried out after it; allocated only when there are any,
+     * with arrays only when there is more than one.
+     */
     static final class Handoffs<T> {
-        Object[] demands = new Object[4];
-        Object[] items = new Object[4];
-        int[] priorities = new int[4];
+        Demand<T> firstDemand;
+        T firstItem;
+        int firstPriority;
+        Object[] demands;
+        Object[] items;
+        int[] priorities;
         int count;
         boolean finished;
 
@@ -556,15 +568,25 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
             if (out == null) {
                 out = new Handoffs<>();
             }
-            if (out.count == out.demands.length) {
-                int length = out.count * 2;
-                out.demands = Arrays.copyOf(out.demands, length);
-                out.items = Arrays.copyOf(out.items, length);
-                out.priorities = Arrays.copyOf(out.priorities, length);
+            if (out.count == 0) {
+                out.firstDemand = demand;
+                out.firstItem = item;
+                out.firstPriority = priority;
+            } else {
+                int index = out.count - 1;
+                if (out.demands == null) {
+                    out.demands = new Object[4];
+                    out.items = new Object[4];
+                    out.priorities = new int[4];
+                } else if (index == out.demands.length) {
+                    out.demands = Arrays.copyOf(out.demands, index * 2);
+                    out.items = Arrays.copyOf(out.items, index * 2);
+                    out.priorities = Arrays.copyOf(out.priorities, index * 2);
+                }
+                out.demands[index] = demand;
+                out.items[index] = item;
+                out.priorities[index] = priority;
             }
-            out.demands[out.count] = demand;
-            out.items[out.count] = item;
-            out.priorities[out.count] = priority;
             out.count++;
             return out;
         }

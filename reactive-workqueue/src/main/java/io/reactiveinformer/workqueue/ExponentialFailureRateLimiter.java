@@ -40,7 +40,10 @@ final class ExponentialFailureRateLimiter<T> implements RateLimiter<T> {
 
     @Override
     public void forget(T item) {
-        failures.remove(item);
+        // most items never failed: skip the write path of the map
+        if (!failures.isEmpty()) {
+            failures.remove(item);
+        }
     }
 
     @Override

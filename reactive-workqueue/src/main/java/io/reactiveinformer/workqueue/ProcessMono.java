@@ -1,12 +1,13 @@
 package io.reactiveinformer.workqueue;
 
+import java.util.HashSet;
 import java.util.Objects;
 import java.util.Queue;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import java.util.function.Function;
+import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
 import reactor.core.Exceptions;
@@ -26,17 +27,27 @@ final class ProcessMono<T> extends Mono<Void> {
 
     private final DefaultWorkQueue<T> queue;
     private final int concurrency;
-    private final Function<? super T, ? extends Mono<Outcome>> worker;
+    private final Function<? super T, ? extends Publisher<?>> worker;
+    private final boolean outcomes;
 
-    ProcessMono(DefaultWorkQueue<T> queue, int concurrency, Function<? super T, ? extends Mono<Outcome>> worker) {
+    /**
+     * @param outcomes whether the work's last {@link Outcome} value decides what follows success;
+     *     otherwise values are ignored and success forgets
+     */
+    ProcessMono(
+            DefaultWorkQueue<T> queue,
+            int concurrency,
+            Function<? super T, ? extends Publisher<?>> worker,
+            boolean outcomes) {
         this.queue = queue;
         this.concurrency = concurrency;
         this.worker = worker;
+        this.outcomes = outcomes;
     }
 
     @Override
     public void subscribe(CoreSubscriber<? super Void> actual) {
-        Processor<T> processor = new Processor<>(queue, concurrency, worker, actual);
+        Processor<T> processor = new Processor<>(queue, concurrency, worker, outcomes, actual);
         actual.onSubscribe(processor);
         processor.drain();
     }
@@ -49,13 +60,14 @@ final class ProcessMono<T> extends Mono<Void> {
 
         final DefaultWorkQueue<T> queue;
         final int concurrency;
-        final Function<? super T, ? extends Mono<Outcome>> worker;
+        final Function<? super T, ? extends Publisher<?>> worker;
+        final boolean outcomes;
         final CoreSubscriber<? super Void> actual;
 
         /** Arrived {@link ItemDemand}s (with an item, or drained) and finished {@link Worker}s. */
         final Queue<Object> signals = Queues.unboundedMultiproducer().get();
-        /** Parked demands and running workers, for cancellation. */
-        final Set<Object> live = ConcurrentHashMap.newKeySet();
+        /** Parked demands and running workers, for cancellation; only touched by the drain loop. */
+        final Set<Object> live = new HashSet<>();
 
         volatile int wip;
         volatile boolean cancelled;
@@ -69,11 +81,13 @@ final class ProcessMono<T> extends Mono<Void> {
         Processor(
                 DefaultWorkQueue<T> queue,
                 int concurrency,
-                Function<? super T, ? extends Mono<Outcome>> worker,
+                Function<? super T, ? extends Publisher<?>> worker,
+                boolean outcomes,
                 CoreSubscriber<? super Void> actual) {
             this.queue = queue;
             this.concurrency = concurrency;
             this.worker = worker;
+            this.outcomes = outcomes;
             this.actual = actual;
         }
 
@@ -106,6 +120,7 @@ final class ProcessMono<T> extends Mono<Void> {
                     Object signal;
                     while ((signal = signals.poll()) != null) {
                         if (signal instanceof Processor.Worker) {
+                            live.remove(signal);
                             active--;
                         } else {
                             ItemDemand<T> demand = (ItemDemand<T>) signal;
@@ -138,7 +153,7 @@ final class ProcessMono<T> extends Mono<Void> {
         }
 
         private void start(T item, int priority) {
-            Mono<Outcome> work;
+            Publisher<?> work;
             try {
                 work = Objects.requireNonNull(worker.apply(item), "the worker function returned null");
             } catch (Throwable e) {
@@ -181,7 +196,7 @@ final class ProcessMono<T> extends Mono<Void> {
         }
 
         /** Runs one item's work and settles it with the queue when the work terminates. */
-        final class Worker implements CoreSubscriber<Outcome> {
+        final class Worker implements CoreSubscriber<Object> {
 
             @SuppressWarnings("rawtypes")
             private static final AtomicReferenceFieldUpdater<Processor.Worker, Subscription> UPSTREAM =
@@ -215,8 +230,10 @@ final class ProcessMono<T> extends Mono<Void> {
             }
 
             @Override
-            public void onNext(Outcome o) {
-                outcome = o;
+            public void onNext(Object value) {
+                if (outcomes) {
+                    outcome = (Outcome) value;
+                }
             }
 
             @Override
@@ -259,7 +276,6 @@ final class ProcessMono<T> extends Mono<Void> {
 
             private void finish() {
                 queue.done(item);
-                live.remove(this);
                 signal(this);
             }
         }
