@@ -21,7 +21,7 @@ import reactor.test.scheduler.VirtualTimeScheduler;
  * (queue, dirty, processing), with this project's shutdown fix: a consumer is only told the queue
  * ended when nothing is queued and nothing processing is dirty.
  */
-class WorkQueueModelProperties {
+class WorkQueueModelTest {
 
     record Op(String kind, String item) {}
 
