@@ -1,9 +1,8 @@
 package io.reactiveinformer.workqueue;
 
-import java.util.HashSet;
+import java.util.ArrayDeque;
 import java.util.Objects;
 import java.util.Queue;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import java.util.function.Function;
@@ -66,8 +65,12 @@ final class ProcessMono<T> extends Mono<Void> {
 
         /** Arrived {@link ItemDemand}s (with an item, or drained) and finished {@link Worker}s. */
         final Queue<Object> signals = Queues.unboundedMultiproducer().get();
-        /** Parked demands and running workers, for cancellation; only touched by the drain loop. */
-        final Set<Object> live = new HashSet<>();
+        // for cancellation; only touched by the drain loop. No hashing: identity hash codes are
+        // costly to create once per item.
+        /** Parked demands, in parking order, which is the order the queue serves them in. */
+        final ArrayDeque<ItemDemand<T>> parkedDemands = new ArrayDeque<>();
+        /** Head of the intrusive list of running workers. */
+        Worker running;
 
         volatile int wip;
         volatile boolean cancelled;
@@ -120,12 +123,12 @@ final class ProcessMono<T> extends Mono<Void> {
                     Object signal;
                     while ((signal = signals.poll()) != null) {
                         if (signal instanceof Processor.Worker) {
-                            live.remove(signal);
+                            unlink((Worker) signal);
                             active--;
                         } else {
                             ItemDemand<T> demand = (ItemDemand<T>) signal;
                             parked--;
-                            live.remove(demand);
+                            parkedDemands.remove(demand);
                             if (demand.item == null) {
                                 drained = true;
                             } else {
@@ -136,7 +139,7 @@ final class ProcessMono<T> extends Mono<Void> {
                     while (!drained && !cancelled && active + parked < concurrency) {
                         parked++;
                         ItemDemand<T> demand = new ItemDemand<>(this);
-                        live.add(demand);
+                        parkedDemands.addLast(demand);
                         // may deliver at once, which re-enters drain() and only bumps wip
                         queue.request(demand);
                     }
@@ -162,27 +165,46 @@ final class ProcessMono<T> extends Mono<Void> {
             }
             Worker w = new Worker(item, priority);
             active++;
-            live.add(w);
-            work.subscribe(w);
+            w.next = running;
+            if (running != null) {
+                running.previous = w;
+            }
+            running = w;
+            try {
+                work.subscribe(w);
+            } catch (Throwable e) {
+                // a publisher that breaks the spec by throwing must not wedge the drain loop
+                Exceptions.throwIfJvmFatal(e);
+                w.onError(e);
+            }
+        }
+
+        private void unlink(Worker w) {
+            if (w.previous != null) {
+                w.previous.next = w.next;
+            } else if (running == w) {
+                running = w.next;
+            }
+            if (w.next != null) {
+                w.next.previous = w.previous;
+            }
+            w.previous = null;
+            w.next = null;
         }
 
         @SuppressWarnings("unchecked")
         private void cancelAll() {
             // demands first: items released by cancelled workers must not flow back to them
-            for (Object o : live) {
-                if (o instanceof ItemDemand) {
-                    ItemDemand<T> demand = (ItemDemand<T>) o;
-                    if (demand.tryCancel() == Demand.WAITING) {
-                        queue.unpark(demand);
-                    }
+            ItemDemand<T> demand;
+            while ((demand = parkedDemands.pollFirst()) != null) {
+                if (demand.tryCancel() == Demand.WAITING) {
+                    queue.unpark(demand);
                 }
             }
-            for (Object o : live) {
-                if (o instanceof Processor.Worker) {
-                    ((Worker) o).cancel();
-                }
+            for (Worker w = running; w != null; w = w.next) {
+                w.cancel();
             }
-            live.clear();
+            running = null;
             Object signal;
             while ((signal = signals.poll()) != null) {
                 if (signal instanceof ItemDemand) {
@@ -208,6 +230,9 @@ final class ProcessMono<T> extends Mono<Void> {
 
             final T item;
             final int priority;
+            /** Links of the running list; only touched by the drain loop. */
+            Worker previous;
+            Worker next;
             volatile Subscription upstream;
             volatile int settled;
             Outcome outcome;
@@ -240,7 +265,10 @@ final class ProcessMono<T> extends Mono<Void> {
             public void onError(Throwable e) {
                 if (settle()) {
                     DefaultWorkQueue.LOG.warn(
-                            "work queue {}: processing {} failed, requeued with rate limiting", queue.name(), item, e);
+                            "work queue {}: processing {} failed; requeued with rate limiting unless shutting down",
+                            queue.name(),
+                            item,
+                            e);
                     queue.addRateLimited(item, Priority.of(priority));
                     finish();
                 }

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.reactivestreams.Publisher;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
@@ -147,6 +148,23 @@ class ProcessTest {
 
         assertThat(queue.numRequeues("throws")).isEqualTo(1);
         assertThat(queue.numRequeues("null")).isEqualTo(1);
+        processing.dispose();
+    }
+
+    @Test
+    void aPublisherThrowingOnSubscribeCountsAsAnErrorAndProcessingGoesOn() {
+        queue.add("a");
+        queue.add("b");
+        List<String> processed = new CopyOnWriteArrayList<>();
+        Publisher<Object> broken = subscriber -> {
+            throw new IllegalStateException("spec violation");
+        };
+        Disposable processing = queue.process(
+                        1, item -> item.equals("a") ? broken : Mono.fromRunnable(() -> processed.add(item)))
+                .subscribe();
+
+        assertThat(queue.numRequeues("a")).isEqualTo(1);
+        assertThat(processed).containsExactly("b");
         processing.dispose();
     }
 
