@@ -1,0 +1,61 @@
+package io.reactiveinformer.workqueue;
+
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+
+/**
+ * A consumer's wish for one item, parked in the queue until an item is ready. The queue claims the
+ * demand under its lock and delivers outside it, so a cancellation racing with the delivery is
+ * decided by one compare-and-set: the demand either gets the item or the queue never gave it.
+ */
+abstract class Demand<T> {
+
+    static final int WAITING = 0;
+    static final int CLAIMED = 1;
+    static final int DONE = 2;
+    static final int CANCELLED = 3;
+
+    @SuppressWarnings("rawtypes")
+    private static final AtomicIntegerFieldUpdater<Demand> STATE =
+            AtomicIntegerFieldUpdater.newUpdater(Demand.class, "state");
+
+    private volatile int state;
+
+    /** The queue takes this demand for an item or for the end; fails if it was cancelled. */
+    final boolean claim() {
+        return STATE.compareAndSet(this, WAITING, CLAIMED);
+    }
+
+    final boolean isCancelled() {
+        return state == CANCELLED;
+    }
+
+    /** Moves a claimed demand to done; false if it was cancelled after the claim. */
+    final boolean complete() {
+        return STATE.compareAndSet(this, CLAIMED, DONE);
+    }
+
+    /**
+     * Cancels; returns the state it was cancelled from ({@link #WAITING} or {@link #CLAIMED}), or
+     * {@link #DONE}/{@link #CANCELLED} when there was nothing to cancel.
+     */
+    final int tryCancel() {
+        for (;;) {
+            int current = state;
+            if (current == DONE || current == CANCELLED) {
+                return current;
+            }
+            if (STATE.compareAndSet(this, current, CANCELLED)) {
+                return current;
+            }
+        }
+    }
+
+    /**
+     * Receives a claimed item; called outside the queue's lock. The item is in processing: the
+     * demand must see that it gets done, or release it back to the queue.
+     */
+    abstract void deliver(T item, int priority);
+
+    /** The queue is shut down and has nothing left to hand out; called outside the queue's lock. */
+    abstract void drained();
+}
