@@ -176,6 +176,12 @@ public final class Controller {
     }
 
     private void syncFailed(Throwable error) {
+        synchronized (this) {
+            if (state != State.STARTED) {
+                // stopping ended the handlers, which ends their wait for sync
+                return;
+            }
+        }
         log.error("{}: informers will not sync; the controller stops without reconciling", name, error);
         synced.tryEmitError(error);
         stop();
