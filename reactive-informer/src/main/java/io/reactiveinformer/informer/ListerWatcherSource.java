@@ -1,7 +1,10 @@
 package io.reactiveinformer.informer;
 
 import io.kubernetes.client.common.KubernetesObject;
+import io.reactiveinformer.client.KubernetesClient;
+import io.reactiveinformer.client.ResourceClient;
 import io.reactiveinformer.watch.ListerWatcher;
+import java.util.Objects;
 
 /**
  * Where a {@link SharedInformerFactory} gets the list and watch calls of each informer it creates; the
@@ -25,4 +28,23 @@ public interface ListerWatcherSource {
      */
     <T extends KubernetesObject> ListerWatcher<T> listerWatcher(Class<T> type, String namespace, String labelSelector,
                                                                 String fieldSelector);
+
+    /** List and watch through {@code client}'s resource handles. */
+    static ListerWatcherSource of(KubernetesClient client) {
+        Objects.requireNonNull(client, "client");
+        return new ListerWatcherSource() {
+            @Override
+            public <T extends KubernetesObject> ListerWatcher<T> listerWatcher(Class<T> type, String namespace,
+                                                                               String labelSelector,
+                                                                               String fieldSelector) {
+                ResourceClient<T> resource = client.resource(type);
+                return namespace == null ? resource.inAnyNamespace() : resource.inNamespace(namespace);
+            }
+
+            @Override
+            public String toString() {
+                return "ListerWatcherSource[" + client.config().server() + "]";
+            }
+        };
+    }
 }

@@ -2,6 +2,7 @@ package io.reactiveinformer.informer;
 
 import io.kubernetes.client.common.KubernetesObject;
 import io.reactiveinformer.cache.IndexFunction;
+import io.reactiveinformer.client.KubernetesClient;
 import io.reactiveinformer.watch.ListerWatcher;
 import io.reactiveinformer.watch.ReflectorOptions;
 import java.time.Duration;
@@ -47,8 +48,14 @@ public final class SharedInformerFactory {
         this.metrics = builder.metrics;
     }
 
+    /** A factory whose informers list and watch with {@code source}. */
     public static Builder builder(ListerWatcherSource source) {
         return new Builder(source);
+    }
+
+    /** A factory whose informers list and watch through {@code client}. */
+    public static Builder builder(KubernetesClient client) {
+        return new Builder(ListerWatcherSource.of(client));
     }
 
     /** The informer of every {@code type} object in all namespaces. */
