@@ -107,8 +107,9 @@ final class HttpTransport {
      *
      * @param pathAndQuery path below the server URL, with its encoded query
      * @param body         the request body, or {@code null}
+     * @param accept       the {@code Accept} header, or {@code null} for {@code application/json}
      */
-    <R> Flux<R> exchange(HttpMethod method, String pathAndQuery, byte[] body, String contentType,
+    <R> Flux<R> exchange(HttpMethod method, String pathAndQuery, byte[] body, String contentType, String accept,
                          BiFunction<HttpClientResponse, ByteBufFlux, Flux<R>> decode) {
         String request = method.name() + " " + pathAndQuery;
         return config.credentials().bearerToken()
@@ -121,6 +122,9 @@ final class HttpTransport {
                             token.ifPresent(t -> h.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + t));
                             if (contentType != null) {
                                 h.set(HttpHeaderNames.CONTENT_TYPE, contentType);
+                            }
+                            if (accept != null) {
+                                h.set(HttpHeaderNames.ACCEPT, accept);
                             }
                         })
                         .request(method)
@@ -141,10 +145,10 @@ final class HttpTransport {
     }
 
     /** A request whose whole exchange must finish within the configured request timeout. */
-    <R> Mono<R> exchangeOne(HttpMethod method, String pathAndQuery, byte[] body, String contentType,
+    <R> Mono<R> exchangeOne(HttpMethod method, String pathAndQuery, byte[] body, String contentType, String accept,
                             BiFunction<HttpClientResponse, ByteBufFlux, Flux<R>> decode) {
         Duration timeout = config.requestTimeout();
-        return exchange(method, pathAndQuery, body, contentType, decode)
+        return exchange(method, pathAndQuery, body, contentType, accept, decode)
                 .next()
                 .timeout(timeout, config.scheduler())
                 .onErrorMap(TimeoutException.class, e -> new TransportException(

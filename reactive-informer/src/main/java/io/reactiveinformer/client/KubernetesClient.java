@@ -2,6 +2,7 @@ package io.reactiveinformer.client;
 
 import io.kubernetes.client.common.KubernetesObject;
 import io.reactiveinformer.codec.KubernetesJson;
+import io.reactiveinformer.codec.PartialObjectMetadata;
 import io.reactiveinformer.config.ClientConfig;
 
 /**
@@ -45,6 +46,19 @@ public final class KubernetesClient implements AutoCloseable {
     /** A resource described explicitly (custom resources, {@link ResourceType#dynamic}). */
     public <T extends KubernetesObject> ResourceClient<T> resource(ResourceType<T> type) {
         return new ResourceClient<>(transport, type, type.namespaced() ? transport.config().namespace() : null, null, null);
+    }
+
+    /**
+     * The metadata of the objects of an official model class ({@code V1Secret.class}), as
+     * {@link PartialObjectMetadata}: client-go's metadata client.
+     */
+    public ResourceClient<PartialObjectMetadata> metadata(Class<? extends KubernetesObject> model) {
+        return metadata(ResourceType.of(model));
+    }
+
+    /** The metadata of the objects of any resource, as {@link PartialObjectMetadata}. */
+    public ResourceClient<PartialObjectMetadata> metadata(ResourceType<?> type) {
+        return resource(type.metadataOnly());
     }
 
     public ClientConfig config() {

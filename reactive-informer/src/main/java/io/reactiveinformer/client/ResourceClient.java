@@ -4,6 +4,7 @@ import io.kubernetes.client.common.KubernetesObject;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.QueryStringEncoder;
 import io.reactiveinformer.codec.ObjectListDecoder;
+import io.reactiveinformer.codec.PartialObjectMetadata;
 import io.reactiveinformer.codec.ValueDecoder;
 import io.reactiveinformer.codec.WatchEventDecoder;
 import io.reactiveinformer.watch.ListerWatcher;
@@ -29,12 +30,26 @@ import reactor.core.publisher.Mono;
  * {@code ERROR} event; each received buffer is decoded as it arrives and the decoded events of a
  * bounded number of buffers wait for downstream demand, so a slow subscriber stops the socket reads.
  *
+ * <p>A handle on a {@linkplain ResourceType#metadataOnly() metadata-only} type ({@link #metadataOnly()},
+ * {@link KubernetesClient#metadata}) asks the server for the {@code PartialObjectMetadata}
+ * representation, as client-go's metadata client does: lists, watches and gets carry only metadata.
+ * Such a handle patches and deletes, but does not create or replace (it has no whole object to send).
+ *
  * @param <T> the object type
  */
 public final class ResourceClient<T extends KubernetesObject> implements ListerWatcher<T> {
 
     /** How long after the server should have closed a watch ({@code timeoutSeconds}) we give up on it. */
     static final Duration WATCH_GRACE = Duration.ofSeconds(30);
+
+    /**
+     * The metadata representations, then plain JSON: a server that cannot convert (an aggregated API
+     * may not) sends the whole objects instead, which decode to the same metadata.
+     */
+    static final String ACCEPT_METADATA_LIST = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,"
+            + "application/json";
+    static final String ACCEPT_METADATA = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,"
+            + "application/json";
 
     private final HttpTransport transport;
     private final ResourceType<T> type;
@@ -59,6 +74,14 @@ public final class ResourceClient<T extends KubernetesObject> implements ListerW
     /** The namespace of this handle, or {@code null} for all namespaces or a cluster-scoped resource. */
     public String namespace() {
         return namespace;
+    }
+
+    /**
+     * The same resource, namespace and selectors, read as metadata only: objects carry their
+     * {@code metadata} (labels, annotations, owner references, resource version, ...) and nothing else.
+     */
+    public ResourceClient<PartialObjectMetadata> metadataOnly() {
+        return new ResourceClient<>(transport, type.metadataOnly(), namespace, labelSelector, fieldSelector);
     }
 
     /** The same resource in {@code namespace}. */
@@ -99,7 +122,7 @@ public final class ResourceClient<T extends KubernetesObject> implements ListerW
         }
         addIfPresent(query, "resourceVersionMatch", options.resourceVersionMatch());
         String path = query.toString();
-        return transport.exchangeOne(HttpMethod.GET, path, null, null, (response, body) -> {
+        return transport.exchangeOne(HttpMethod.GET, path, null, null, accept(ACCEPT_METADATA_LIST), (response, body) -> {
             ObjectListDecoder<T> decoder = transport.json().listDecoder(type.type(), "GET " + path);
             return body.doOnNext(buf -> decoder.feed(HttpTransport.nio(buf))).then(Mono.fromCallable(decoder::end)).flux();
         });
@@ -137,7 +160,7 @@ public final class ResourceClient<T extends KubernetesObject> implements ListerW
             query.addParam("timeoutSeconds", options.timeoutSeconds().toString());
         }
         String path = query.toString();
-        Flux<WatchEvent<T>> events = transport.exchange(HttpMethod.GET, path, null, null, (response, body) -> {
+        Flux<WatchEvent<T>> events = transport.exchange(HttpMethod.GET, path, null, null, accept(ACCEPT_METADATA), (response, body) -> {
             WatchEventDecoder<T> decoder = transport.json().watchEventDecoder(type.type(), "GET " + path);
             // decode inside onNext (the buffer is released when it returns); queue only decoded events
             return body.map(buf -> DecodedChunk.decode(decoder, buf))
@@ -205,7 +228,7 @@ public final class ResourceClient<T extends KubernetesObject> implements ListerW
     /** Deletes the object named {@code name}; completes once the server accepted the deletion. */
     public Mono<Void> delete(String name) {
         return transport.exchangeOne(HttpMethod.DELETE, objectPath(namespaceForName(), name, null), null, null,
-                (response, body) -> body.then().flux()).then();
+                accept(ACCEPT_METADATA), (response, body) -> body.then().flux()).then();
     }
 
     private Mono<T> patch(String name, String subresource, PatchType patchType, String body, String fieldManager,
@@ -226,13 +249,22 @@ public final class ResourceClient<T extends KubernetesObject> implements ListerW
     }
 
     private Mono<T> single(HttpMethod method, String path, byte[] body, String contentType) {
-        return transport.exchangeOne(method, path, body, contentType, (response, content) -> {
+        return transport.exchangeOne(method, path, body, contentType, accept(ACCEPT_METADATA), (response, content) -> {
             ValueDecoder<T> decoder = transport.json().valueDecoder(type.type(), method.name() + " " + path);
             return content.doOnNext(buf -> decoder.feed(HttpTransport.nio(buf))).then(Mono.fromCallable(decoder::end)).flux();
         });
     }
 
+    /** {@code metadata} on a metadata-only handle, else the transport's default. */
+    private String accept(String metadata) {
+        return type.isMetadataOnly() ? metadata : null;
+    }
+
     private byte[] encode(T object) {
+        if (type.isMetadataOnly()) {
+            throw new UnsupportedOperationException("a metadata-only handle on " + type.kind()
+                    + " cannot send whole objects; patch or delete, or use the full resource");
+        }
         return transport.json().encode(object);
     }
 
@@ -297,6 +329,7 @@ public final class ResourceClient<T extends KubernetesObject> implements ListerW
     @Override
     public String toString() {
         return "ResourceClient[" + type.apiVersion() + "/" + type.plural()
+                + (type.isMetadataOnly() ? " metadata" : "")
                 + (namespace == null ? "" : " in " + namespace)
                 + (labelSelector == null ? "" : " label " + labelSelector)
                 + (fieldSelector == null ? "" : " field " + fieldSelector) + "]";

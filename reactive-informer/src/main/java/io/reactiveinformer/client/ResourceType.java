@@ -1,6 +1,7 @@
 package io.reactiveinformer.client;
 
 import io.reactiveinformer.codec.DynamicObject;
+import io.reactiveinformer.codec.PartialObjectMetadata;
 import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Matcher;
@@ -93,6 +94,20 @@ public record ResourceType<T>(String group, String version, String plural, Strin
     public static ResourceType<DynamicObject> dynamic(String group, String version, String plural, String kind,
                                                       boolean namespaced) {
         return new ResourceType<>(group, version, plural, kind, namespaced, DynamicObject.class);
+    }
+
+    /**
+     * The same resource read as {@link PartialObjectMetadata}: a client handle on it lists, watches and
+     * gets only the objects' metadata (the server strips the rest), and an informer on it caches
+     * only that. Idempotent.
+     */
+    public ResourceType<PartialObjectMetadata> metadataOnly() {
+        return new ResourceType<>(group, version, plural, kind, namespaced, PartialObjectMetadata.class);
+    }
+
+    /** Whether objects are read as {@link PartialObjectMetadata} (see {@link #metadataOnly()}). */
+    public boolean isMetadataOnly() {
+        return type == PartialObjectMetadata.class;
     }
 
     /** {@code v1} or {@code group/version}, as in an object's {@code apiVersion}. */

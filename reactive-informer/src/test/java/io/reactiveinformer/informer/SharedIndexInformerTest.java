@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kubernetes.client.openapi.models.V1ManagedFieldsEntry;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.reactiveinformer.cache.IndexFunction;
+import io.reactiveinformer.codec.PartialObjectMetadata;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -118,7 +119,7 @@ class SharedIndexInformerTest {
 
     @Test
     void metadataOnlyObjectsAreCachedLikeAnyOther() {
-        PartialObjectMetadata meta = new PartialObjectMetadata("v1", "Pod",
+        PartialObjectMetadata meta = new PartialObjectMetadata(
                 new io.kubernetes.client.openapi.models.V1ObjectMeta().namespace("a").name("p1").resourceVersion("5"));
         SharedIndexInformer<PartialObjectMetadata> informer = SharedIndexInformer
                 .builder(PartialObjectMetadata.class, new StaticLister<>(List.of(meta))).scheduler(time).build();
