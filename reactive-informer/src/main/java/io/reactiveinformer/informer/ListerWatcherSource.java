@@ -3,6 +3,8 @@ package io.reactiveinformer.informer;
 import io.kubernetes.client.common.KubernetesObject;
 import io.reactiveinformer.client.KubernetesClient;
 import io.reactiveinformer.client.ResourceClient;
+import io.reactiveinformer.client.ResourceType;
+import io.reactiveinformer.codec.PartialObjectMetadata;
 import io.reactiveinformer.watch.ListerWatcher;
 import java.util.Objects;
 
@@ -29,7 +31,21 @@ public interface ListerWatcherSource {
     <T extends KubernetesObject> ListerWatcher<T> listerWatcher(Class<T> type, String namespace, String labelSelector,
                                                                 String fieldSelector);
 
-    /** List and watch through {@code client}'s resource handles. */
+    /**
+     * The list and watch calls for the metadata of one resource's objects
+     * ({@link InformerSpec#metadataOnly}); the parameters mean what they mean for
+     * {@link #listerWatcher}. A source that cannot serve metadata-only informers keeps this default,
+     * which refuses.
+     *
+     * @param resource the resource, in its {@linkplain ResourceType#metadataOnly() metadata-only} form
+     */
+    default ListerWatcher<PartialObjectMetadata> metadataListerWatcher(ResourceType<PartialObjectMetadata> resource,
+                                                                       String namespace, String labelSelector,
+                                                                       String fieldSelector) {
+        throw new UnsupportedOperationException(this + " does not serve metadata-only informers");
+    }
+
+    /** List and watch through {@code client}'s resource handles (full and metadata-only). */
     static ListerWatcherSource of(KubernetesClient client) {
         Objects.requireNonNull(client, "client");
         return new ListerWatcherSource() {
@@ -37,7 +53,17 @@ public interface ListerWatcherSource {
             public <T extends KubernetesObject> ListerWatcher<T> listerWatcher(Class<T> type, String namespace,
                                                                                String labelSelector,
                                                                                String fieldSelector) {
-                ResourceClient<T> resource = client.resource(type);
+                return scoped(client.resource(type), namespace);
+            }
+
+            @Override
+            public ListerWatcher<PartialObjectMetadata> metadataListerWatcher(
+                    ResourceType<PartialObjectMetadata> resource, String namespace, String labelSelector,
+                    String fieldSelector) {
+                return scoped(client.metadata(resource), namespace);
+            }
+
+            private <T extends KubernetesObject> ResourceClient<T> scoped(ResourceClient<T> resource, String namespace) {
                 return namespace == null ? resource.inAnyNamespace() : resource.inNamespace(namespace);
             }
 

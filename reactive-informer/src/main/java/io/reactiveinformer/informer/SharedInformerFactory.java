@@ -3,6 +3,8 @@ package io.reactiveinformer.informer;
 import io.kubernetes.client.common.KubernetesObject;
 import io.reactiveinformer.cache.IndexFunction;
 import io.reactiveinformer.client.KubernetesClient;
+import io.reactiveinformer.client.ResourceType;
+import io.reactiveinformer.codec.PartialObjectMetadata;
 import io.reactiveinformer.watch.ListerWatcher;
 import io.reactiveinformer.watch.ReflectorOptions;
 import java.time.Duration;
@@ -63,6 +65,20 @@ public final class SharedInformerFactory {
         return informer(InformerSpec.of(type));
     }
 
+    /**
+     * The metadata-only informer of an official model class's objects in all namespaces
+     * ({@link InformerSpec#metadataOnly(Class)}): it caches {@link PartialObjectMetadata}, and is
+     * another informer than {@code informer(model)}.
+     */
+    public SharedIndexInformer<PartialObjectMetadata> metadataInformer(Class<? extends KubernetesObject> model) {
+        return informer(InformerSpec.metadataOnly(model));
+    }
+
+    /** The metadata-only informer of {@code resource}'s objects in all namespaces. */
+    public SharedIndexInformer<PartialObjectMetadata> metadataInformer(ResourceType<?> resource) {
+        return informer(InformerSpec.metadataOnly(resource));
+    }
+
     /** The informer for {@code spec}: the existing one, or a new one (not started) built from the factory's defaults. */
     public <T extends KubernetesObject> SharedIndexInformer<T> informer(InformerSpec<T> spec) {
         return informer(spec, Map.of());
@@ -81,8 +97,10 @@ public final class SharedInformerFactory {
         }
         SharedIndexInformer<T> informer = (SharedIndexInformer<T>) informers.get(spec);
         if (informer == null) {
-            ListerWatcher<T> listerWatcher = source.listerWatcher(spec.type(), spec.namespace(), spec.labelSelector(),
-                    spec.fieldSelector());
+            ListerWatcher<T> listerWatcher = spec.isMetadataOnly()
+                    ? (ListerWatcher<T>) source.metadataListerWatcher(spec.metadataOf(), spec.namespace(),
+                            spec.labelSelector(), spec.fieldSelector())
+                    : source.listerWatcher(spec.type(), spec.namespace(), spec.labelSelector(), spec.fieldSelector());
             informer = SharedIndexInformer.builder(spec, listerWatcher)
                     .reflectorOptions(reflectorOptions)
                     .scheduler(scheduler)

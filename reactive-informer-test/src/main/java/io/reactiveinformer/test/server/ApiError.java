@@ -86,6 +86,11 @@ public final class ApiError extends RuntimeException {
                 new V1StatusDetails().retryAfterSeconds(1), null);
     }
 
+    static ApiError notAcceptable(String offered) {
+        return new ApiError(406, "NotAcceptable", "only the following media types are accepted: " + offered, null,
+                null);
+    }
+
     static ApiError pathNotFound() {
         return new ApiError(404, "NotFound", "the server could not find the requested resource", null, null);
     }

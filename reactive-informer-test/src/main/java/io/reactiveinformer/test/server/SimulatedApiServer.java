@@ -37,7 +37,9 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * newline-delimited JSON, resume, bookmarks, {@code timeoutSeconds}, {@code sendInitialEvents}),
  * GET, POST, PUT, PATCH (JSON, merge, strategic merge and apply, the last two as merge patches),
  * DELETE, the {@code status} subresource, and error {@code Status} bodies as the real server sends
- * them. Plain HTTP, no authentication; HTTP/1.1.
+ * them. Objects are written whole, or as {@code PartialObjectMetadata} (and
+ * {@code PartialObjectMetadataList}) when the {@code Accept} header asks for that representation, as
+ * client-go's metadata client does. Plain HTTP, no authentication; HTTP/1.1.
  *
  * <p>{@link #faults()} scripts what goes wrong per request. With the same seed, state and script,
  * and a scheduler whose clock is deterministic (e.g. a {@code VirtualTimeScheduler}), the same
@@ -240,44 +242,53 @@ public final class SimulatedApiServer implements AutoCloseable {
         Target t = target(info.path());
         boolean status = "status".equals(t.subresource());
         String method = info.method();
+        String accept = req.requestHeaders().get(HttpHeaderNames.ACCEPT);
         if (t.name() == null) {
             if (method.equals("GET")) {
-                return info.isWatch() ? watch(t, info.query(), fault) : list(t, info.query());
+                return info.isWatch()
+                        ? watch(t, info.query(), fault, Representation.negotiate(accept, false))
+                        : list(t, info.query(), Representation.negotiate(accept, true));
             }
+            Representation as = Representation.negotiate(accept, false);
             if (method.equals("POST")) {
-                return object(201, state.create(t.type(), t.namespace(), objectBody(body)));
+                return object(201, as, state.create(t.type(), t.namespace(), objectBody(body)));
             }
             throw methodNotAllowed();
         }
+        Representation as = Representation.negotiate(accept, false);
         return switch (method) {
-            case "GET" -> object(200, state.get(t.type(), t.namespace(), t.name()));
-            case "PUT" -> object(200, state.replace(t.type(), t.namespace(), t.name(), objectBody(body), status));
+            case "GET" -> object(200, as, state.get(t.type(), t.namespace(), t.name()));
+            case "PUT" -> object(200, as, state.replace(t.type(), t.namespace(), t.name(), objectBody(body), status));
             case "PATCH" -> {
                 PatchType type = patchType(req.requestHeaders().get(HttpHeaderNames.CONTENT_TYPE));
                 JsonNode patch = type == PatchType.APPLY ? yaml(body) : json(body);
-                yield object(200, state.patch(t.type(), t.namespace(), t.name(), type, patch, status));
+                yield object(200, as, state.patch(t.type(), t.namespace(), t.name(), type, patch, status));
             }
-            case "DELETE" -> object(200, state.delete(t.type(), t.namespace(), t.name()));
+            case "DELETE" -> object(200, as, state.delete(t.type(), t.namespace(), t.name()));
             default -> throw methodNotAllowed();
         };
     }
 
-    private Reply object(int code, ObjectNode object) {
-        return Reply.of(code, state.json().encode(object));
+    private Reply object(int code, Representation as, ObjectNode object) {
+        return Reply.of(code, state.json().encode(as.object(object)));
     }
 
-    private Reply list(Target t, Map<String, String> q) {
+    private Reply list(Target t, Map<String, String> q, Representation as) {
         Integer limit = q.containsKey("limit") ? parseInt("limit", q.get("limit")) : null;
         ListOptions options = new ListOptions(q.get("labelSelector"), q.get("fieldSelector"), limit,
                 q.get("continue"), q.get("resourceVersion"), q.get("resourceVersionMatch"));
         ListResult page = state.list(t.type(), t.namespace(), options);
         V1ListMeta meta = new V1ListMeta().resourceVersion(page.resourceVersion())._continue(page.continueToken())
                 .remainingItemCount(page.remainingItemCount());
+        if (as == Representation.METADATA) {
+            return Reply.of(200, state.json().encodeList(Representation.META_API_VERSION, "PartialObjectMetadataList",
+                    meta, page.items().stream().map(as::object).toList()));
+        }
         return Reply.of(200, state.json().encodeList(t.type().apiVersion(), t.type().kind() + "List", meta,
                 page.items()));
     }
 
-    private Reply watch(Target t, Map<String, String> q, Fault fault) {
+    private Reply watch(Target t, Map<String, String> q, Fault fault, Representation as) {
         Integer timeout = q.containsKey("timeoutSeconds") ? parseInt("timeoutSeconds", q.get("timeoutSeconds")) : null;
         WatchOptions options = new WatchOptions(q.get("labelSelector"), q.get("fieldSelector"),
                 q.get("resourceVersion"), q.get("resourceVersionMatch"), timeout,
@@ -288,7 +299,8 @@ public final class SimulatedApiServer implements AutoCloseable {
             return new Reply(200, Flux.just(state.json().encodeWatchEvent("ERROR", state.statusTree(gone))), true, -1);
         }
         Flux<StreamEvent> events = state.watch(t.type(), t.namespace(), options);
-        Flux<byte[]> lines = events.map(e -> state.json().encodeWatchEvent(e.type(), e.object()));
+        Flux<byte[]> lines = events.map(e -> state.json().encodeWatchEvent(e.type(),
+                e.type().equals("ERROR") ? e.object() : as.object(e.object())));
         if (fault instanceof Fault.Insert insert) {
             lines = insertAfter(lines, insert.afterEvents(), insert.bytes());
         } else if (fault instanceof Fault.ObjectWithoutMetadata bad) {
