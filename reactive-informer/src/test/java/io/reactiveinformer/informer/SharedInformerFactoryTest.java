@@ -10,8 +10,10 @@ import io.kubernetes.client.openapi.models.V1Pod;
 import io.reactiveinformer.client.KubernetesApiException;
 import io.reactiveinformer.client.ListOptions;
 import io.reactiveinformer.client.ObjectList;
+import io.reactiveinformer.client.ResourceType;
 import io.reactiveinformer.client.WatchEvent;
 import io.reactiveinformer.client.WatchOptions;
+import io.reactiveinformer.codec.PartialObjectMetadata;
 import io.reactiveinformer.watch.Backoff;
 import io.reactiveinformer.watch.ListerWatcher;
 import io.reactiveinformer.watch.ReflectorOptions;
@@ -63,6 +65,14 @@ class SharedInformerFactoryTest {
                 }
             };
         }
+
+        @Override
+        public ListerWatcher<PartialObjectMetadata> metadataListerWatcher(ResourceType<PartialObjectMetadata> resource,
+                                                                          String namespace, String labelSelector,
+                                                                          String fieldSelector) {
+            requested.add("metadata of " + resource.plural() + "/" + namespace);
+            return listerWatcher(PartialObjectMetadata.class, namespace, labelSelector, fieldSelector);
+        }
     }
 
     private final Source source = new Source();
@@ -91,6 +101,55 @@ class SharedInformerFactoryTest {
         assertThat(source.requested).containsExactly("V1Pod/null/null/null", "V1Pod/a/null/null",
                 "V1Pod/a/app=web/null", "V1Pod/null/null/null");
         assertThat(labelled.spec().labelSelector()).isEqualTo("app=web");
+    }
+
+    @Test
+    void aMetadataInformerIsAnotherInformerThanTheFullOne() {
+        SharedIndexInformer<V1Pod> pods = factory.informer(V1Pod.class);
+        SharedIndexInformer<PartialObjectMetadata> podMetadata = factory.metadataInformer(V1Pod.class);
+        assertThat(podMetadata).isNotSameAs(pods)
+                .isSameAs(factory.metadataInformer(ResourceType.of(V1Pod.class)))
+                .isSameAs(factory.informer(InformerSpec.metadataOnly(ResourceType.of(V1Pod.class).metadataOnly())));
+        assertThat(factory.metadataInformer(V1ConfigMap.class)).isNotSameAs(podMetadata);
+        SharedIndexInformer<PartialObjectMetadata> inA = factory.informer(
+                InformerSpec.metadataOnly(V1Pod.class).inNamespace("a"));
+        assertThat(inA).isNotSameAs(podMetadata);
+        assertThat(inA.spec().metadataOf()).isEqualTo(ResourceType.of(V1Pod.class).metadataOnly());
+        assertThat(source.requested).containsExactly("V1Pod/null/null/null",
+                "metadata of pods/null", "PartialObjectMetadata/null/null/null",
+                "metadata of configmaps/null", "PartialObjectMetadata/null/null/null",
+                "metadata of pods/a", "PartialObjectMetadata/a/null/null");
+
+        factory.start();
+        StepVerifier.create(factory.waitForCacheSync()).expectComplete().verify(Duration.ofSeconds(5));
+        assertThat(inA.lister().namespace("a").get("one")).hasValueSatisfying(
+                m -> assertThat(m.getMetadata().getResourceVersion()).isEqualTo("3"));
+    }
+
+    @Test
+    void aSourceWithoutMetadataSupportRefusesMetadataInformers() {
+        ListerWatcherSource fullOnly = new ListerWatcherSource() {
+            @Override
+            public <T extends KubernetesObject> ListerWatcher<T> listerWatcher(Class<T> type, String namespace,
+                                                                              String labelSelector,
+                                                                              String fieldSelector) {
+                return source.listerWatcher(type, namespace, labelSelector, fieldSelector);
+            }
+        };
+        SharedInformerFactory plain = SharedInformerFactory.builder(fullOnly).scheduler(time).build();
+
+        assertThatThrownBy(() -> plain.metadataInformer(V1Pod.class)).isInstanceOf(UnsupportedOperationException.class);
+        assertThat(plain.informers()).isEmpty();
+    }
+
+    @Test
+    void aMetadataSpecHoldsPartialObjectMetadata() {
+        assertThatThrownBy(() -> new InformerSpec<>(V1Pod.class, null, null, null, null,
+                ResourceType.of(V1Pod.class).metadataOnly())).isInstanceOf(IllegalArgumentException.class);
+        assertThat(InformerSpec.metadataOnly(V1ConfigMap.class).inNamespace("a").withLabelSelector("x=y").displayName())
+                .isEqualTo("PartialObjectMetadata(configmaps)[namespace=a, labels=x=y]");
+        assertThat(InformerSpec.metadataOnly(V1Pod.class).isMetadataOnly()).isTrue();
+        assertThat(InformerSpec.of(V1Pod.class).isMetadataOnly()).isFalse();
     }
 
     @Test
