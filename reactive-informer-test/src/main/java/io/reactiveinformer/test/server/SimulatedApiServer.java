@@ -56,9 +56,9 @@ public final class SimulatedApiServer implements AutoCloseable {
     private final List<RequestInfo> requests = new CopyOnWriteArrayList<>();
     private final DisposableServer server;
 
-    private SimulatedApiServer(ClusterState state) {
+    private SimulatedApiServer(ClusterState state, int port) {
         this.state = state;
-        this.server = HttpServer.create().host("127.0.0.1").port(0).handle(this::handle).bindNow();
+        this.server = HttpServer.create().host("127.0.0.1").port(port).handle(this::handle).bindNow();
     }
 
     /** Starts a server on a fresh {@link ClusterState#create() default state}. */
@@ -68,7 +68,19 @@ public final class SimulatedApiServer implements AutoCloseable {
 
     /** Starts a server on {@code state} (which an in-memory ListerWatcher may share). */
     public static SimulatedApiServer start(ClusterState state) {
-        return new SimulatedApiServer(state);
+        return new SimulatedApiServer(state, 0);
+    }
+
+    /**
+     * Starts a server on {@code state} listening on {@code port} of 127.0.0.1: with the port of a
+     * {@link #close() closed} server, a restart at the same address as a real API server restarts,
+     * keeping its data and resourceVersions.
+     */
+    public static SimulatedApiServer start(ClusterState state, int port) {
+        if (port <= 0 || port > 65535) {
+            throw new IllegalArgumentException("not a port: " + port);
+        }
+        return new SimulatedApiServer(state, port);
     }
 
     public ClusterState state() {
