@@ -1,6 +1,7 @@
 package io.reactiveinformer.test.server;
 
 import io.kubernetes.client.openapi.models.V1ListMeta;
+import io.netty.channel.Channel;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -17,6 +18,8 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -54,11 +57,19 @@ public final class SimulatedApiServer implements AutoCloseable {
     private final ClusterState state;
     private final FaultPlan faults = new FaultPlan();
     private final List<RequestInfo> requests = new CopyOnWriteArrayList<>();
+    /** Open connections, closed by {@link #close()}: the server alone would leave them (and their watches) open. */
+    private final Set<Channel> connections = ConcurrentHashMap.newKeySet();
     private final DisposableServer server;
 
     private SimulatedApiServer(ClusterState state, int port) {
         this.state = state;
-        this.server = HttpServer.create().host("127.0.0.1").port(port).handle(this::handle).bindNow();
+        this.server = HttpServer.create().host("127.0.0.1").port(port)
+                .doOnConnection(connection -> {
+                    Channel channel = connection.channel();
+                    connections.add(channel);
+                    channel.closeFuture().addListener(closed -> connections.remove(channel));
+                })
+                .handle(this::handle).bindNow();
     }
 
     /** Starts a server on a fresh {@link ClusterState#create() default state}. */
@@ -120,6 +131,9 @@ public final class SimulatedApiServer implements AutoCloseable {
     @Override
     public void close() {
         server.disposeNow(Duration.ofSeconds(5));
+        for (Channel channel : connections) {
+            channel.close();
+        }
     }
 
     // ---------------------------------------------------------------- serving
