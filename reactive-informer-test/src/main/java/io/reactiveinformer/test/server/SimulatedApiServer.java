@@ -1,6 +1,7 @@
 package io.reactiveinformer.test.server;
 
 import io.kubernetes.client.openapi.models.V1ListMeta;
+import io.netty.channel.Channel;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -17,6 +18,8 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -56,11 +59,19 @@ public final class SimulatedApiServer implements AutoCloseable {
     private final ClusterState state;
     private final FaultPlan faults = new FaultPlan();
     private final List<RequestInfo> requests = new CopyOnWriteArrayList<>();
+    /** Open connections, closed by {@link #close()}: the server alone would leave them (and their watches) open. */
+    private final Set<Channel> connections = ConcurrentHashMap.newKeySet();
     private final DisposableServer server;
 
-    private SimulatedApiServer(ClusterState state) {
+    private SimulatedApiServer(ClusterState state, int port) {
         this.state = state;
-        this.server = HttpServer.create().host("127.0.0.1").port(0).handle(this::handle).bindNow();
+        this.server = HttpServer.create().host("127.0.0.1").port(port)
+                .doOnConnection(connection -> {
+                    Channel channel = connection.channel();
+                    connections.add(channel);
+                    channel.closeFuture().addListener(closed -> connections.remove(channel));
+                })
+                .handle(this::handle).bindNow();
     }
 
     /** Starts a server on a fresh {@link ClusterState#create() default state}. */
@@ -70,7 +81,19 @@ public final class SimulatedApiServer implements AutoCloseable {
 
     /** Starts a server on {@code state} (which an in-memory ListerWatcher may share). */
     public static SimulatedApiServer start(ClusterState state) {
-        return new SimulatedApiServer(state);
+        return new SimulatedApiServer(state, 0);
+    }
+
+    /**
+     * Starts a server on {@code state} listening on {@code port} of 127.0.0.1: with the port of a
+     * {@link #close() closed} server, a restart at the same address as a real API server restarts,
+     * keeping its data and resourceVersions.
+     */
+    public static SimulatedApiServer start(ClusterState state, int port) {
+        if (port <= 0 || port > 65535) {
+            throw new IllegalArgumentException("not a port: " + port);
+        }
+        return new SimulatedApiServer(state, port);
     }
 
     public ClusterState state() {
@@ -110,6 +133,9 @@ public final class SimulatedApiServer implements AutoCloseable {
     @Override
     public void close() {
         server.disposeNow(Duration.ofSeconds(5));
+        for (Channel channel : connections) {
+            channel.close();
+        }
     }
 
     // ---------------------------------------------------------------- serving

@@ -65,7 +65,17 @@ final class Watcher {
             case "DELETED" -> before ? "DELETED" : null;
             default -> before && now ? "MODIFIED" : now ? "ADDED" : before ? "DELETED" : null;
         };
-        return type == null ? null : new StreamEvent(type, change.object());
+        if (type == null) {
+            return null;
+        }
+        if (type.equals("DELETED") && !change.type().equals("DELETED")) {
+            // as the real server: leaving the selection is told with the object as it last matched, at
+            // the version of the change (the new state would not match the watcher's own selector)
+            ObjectNode last = change.previous().deepCopy();
+            ((ObjectNode) last.get("metadata")).put("resourceVersion", Long.toString(change.resourceVersion()));
+            return new StreamEvent(type, last);
+        }
+        return new StreamEvent(type, change.object());
     }
 
     void requestBookmark() {

@@ -1,0 +1,68 @@
+package io.reactiveinformer.e2e.client;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import io.reactiveinformer.client.KubernetesClient;
+import io.reactiveinformer.client.ResourceType;
+import io.reactiveinformer.codec.DynamicObject;
+import io.reactiveinformer.config.ClientConfig;
+import io.reactiveinformer.test.apiserver.KubeApiServer;
+
+/** The real kube-apiserver of {@code testenv/}, as the kubeconfig's two contexts see it. */
+final class KubeApiServerBackend implements Backend {
+
+    private static final Path WIDGETS = Path.of("crds/widgets.yaml");
+
+    private final KubeApiServer env;
+    private final KubernetesClient admin;
+    private final KubernetesClient restricted;
+
+    KubeApiServerBackend(KubeApiServer env) {
+        this.env = env;
+        this.admin = KubernetesClient.create(ClientConfig.fromKubeconfig(List.of(env.kubeconfig()), "admin"));
+        this.restricted = KubernetesClient.create(ClientConfig.fromKubeconfig(List.of(env.kubeconfig()), "restricted"));
+    }
+
+    @Override
+    public KubernetesClient admin() {
+        return admin;
+    }
+
+    @Override
+    public KubernetesClient restricted() {
+        return restricted;
+    }
+
+    @Override
+    public ResourceType<DynamicObject> widgets() {
+        KubeApiServer.InstalledCrd crd = env.installCrd(WIDGETS);
+        return ResourceType.dynamic(crd.group(), crd.version(), crd.plural(), "Widget", crd.namespaced());
+    }
+
+    @Override
+    public void compact() {
+        env.compact();
+    }
+
+    @Override
+    public void stopApiServer() {
+        env.stopApiServer();
+    }
+
+    @Override
+    public void startApiServer() {
+        env.startApiServer();
+    }
+
+    @Override
+    public void close() {
+        admin.close();
+        restricted.close();
+    }
+
+    @Override
+    public String toString() {
+        return "kube-apiserver " + env.kubernetesVersion();
+    }
+}

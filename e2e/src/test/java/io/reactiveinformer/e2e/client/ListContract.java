@@ -1,0 +1,117 @@
+package io.reactiveinformer.e2e.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.Test;
+
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.reactiveinformer.client.ListOptions;
+import io.reactiveinformer.client.ObjectList;
+import io.reactiveinformer.client.ResourceClient;
+import reactor.core.publisher.Flux;
+
+/** LIST: pages from one snapshot, label and field selectors. */
+abstract class ListContract extends ClientContract {
+
+    private static final int COUNT = 25;
+
+    /** {@code cm-00} to {@code cm-24}, labelled {@code parity=even|odd} and {@code group=a|b|c} (i % 3). */
+    private ResourceClient<V1ConfigMap> twentyFiveConfigMaps(String prefix) {
+        ResourceClient<V1ConfigMap> maps = configMaps(namespace(prefix));
+        Flux.range(0, COUNT)
+                .concatMap(i -> maps.create(configMap(name(i), Map.of("i", Integer.toString(i)),
+                        Map.of("parity", i % 2 == 0 ? "even" : "odd", "group", String.valueOf((char) ('a' + i % 3))))))
+                .then().block(TIMEOUT);
+        return maps;
+    }
+
+    private static String name(int i) {
+        return String.format("cm-%02d", i);
+    }
+
+    private static List<String> names(List<V1ConfigMap> items) {
+        return items.stream().map(m -> m.getMetadata().getName()).toList();
+    }
+
+    @Test
+    void pagesComeFromOneSnapshotWithContinueTokens() {
+        ResourceClient<V1ConfigMap> maps = twentyFiveConfigMaps("paging");
+        ListOptions tenAtATime = ListOptions.none().withLimit(10);
+
+        ObjectList<V1ConfigMap> first = await(maps.list(tenAtATime));
+        // a change between pages is not in the later ones: they are read at the first page's version
+        V1ConfigMap late = await(maps.create(configMap("cm-99-late", Map.of())));
+        ObjectList<V1ConfigMap> second = await(maps.list(tenAtATime.withContinue(first.continueToken())));
+        ObjectList<V1ConfigMap> third = await(maps.list(tenAtATime.withContinue(second.continueToken())));
+        List<String> all = new ArrayList<>();
+        for (ObjectList<V1ConfigMap> page : List.of(first, second, third)) {
+            all.addAll(names(page.items()));
+        }
+
+        assertThat(first.items()).hasSize(10);
+        assertThat(first.hasMore()).isTrue();
+        assertThat(first.remainingItemCount()).isEqualTo(15L);
+        assertThat(second.items()).hasSize(10);
+        assertThat(second.hasMore()).isTrue();
+        assertThat(third.items()).hasSize(5);
+        assertThat(third.hasMore()).isFalse();
+        assertThat(List.of(second.resourceVersion(), third.resourceVersion())).containsOnly(first.resourceVersion());
+        assertThat(rv(late.getMetadata().getResourceVersion())).isGreaterThan(rv(first.resourceVersion()));
+        assertThat(all).containsExactlyElementsOf(IntStream.range(0, COUNT).mapToObj(ListContract::name).toList());
+        assertThat(names(maps.listAll(10).collectList().block(TIMEOUT))).hasSize(COUNT + 1).contains("cm-99-late");
+    }
+
+    @Test
+    void labelSelectorsNarrowTheList() {
+        ResourceClient<V1ConfigMap> maps = twentyFiveConfigMaps("labels");
+
+        assertThat(names(await(maps.list(ListOptions.none().withSelectors("parity=even", null))).items()))
+                .hasSize(13).allMatch(n -> Integer.parseInt(n.substring(3)) % 2 == 0);
+        assertThat(names(await(maps.list(ListOptions.none().withSelectors("parity=even,group=a", null))).items()))
+                .containsExactly("cm-00", "cm-06", "cm-12", "cm-18", "cm-24");
+        assertThat(await(maps.list(ListOptions.none().withSelectors("group in (a,b)", null))).items()).hasSize(17);
+        assertThat(await(maps.list(ListOptions.none().withSelectors("group notin (a),parity!=odd", null))).items())
+                .hasSize(8);
+        assertThat(await(maps.list(ListOptions.none().withSelectors("group,!missing", null))).items()).hasSize(COUNT);
+        assertThat(await(maps.list(ListOptions.none().withSelectors("missing", null))).items()).isEmpty();
+        // the handle's selector and the options' are both applied
+        assertThat(names(await(maps.withLabelSelector("group=c").list(ListOptions.none().withSelectors("parity=odd", null)))
+                .items())).containsExactly("cm-05", "cm-11", "cm-17", "cm-23");
+    }
+
+    @Test
+    void pagesOfASelectedListAreFilledUpToTheLimit() {
+        ResourceClient<V1ConfigMap> maps = twentyFiveConfigMaps("selpaging");
+        ListOptions fiveEven = ListOptions.none().withSelectors("parity=even", null).withLimit(5);
+
+        ObjectList<V1ConfigMap> first = await(maps.list(fiveEven));
+        ObjectList<V1ConfigMap> second = await(maps.list(fiveEven.withContinue(first.continueToken())));
+        ObjectList<V1ConfigMap> third = await(maps.list(fiveEven.withContinue(second.continueToken())));
+
+        assertThat(names(first.items())).containsExactly("cm-00", "cm-02", "cm-04", "cm-06", "cm-08");
+        assertThat(names(second.items())).containsExactly("cm-10", "cm-12", "cm-14", "cm-16", "cm-18");
+        assertThat(names(third.items())).containsExactly("cm-20", "cm-22", "cm-24");
+        assertThat(third.hasMore()).isFalse();
+    }
+
+    @Test
+    void fieldSelectorsOnNameAndNamespace() {
+        ResourceClient<V1ConfigMap> maps = twentyFiveConfigMaps("fields");
+        String ns = maps.namespace();
+
+        assertThat(names(await(maps.list(ListOptions.none().withSelectors(null, "metadata.name=cm-07"))).items()))
+                .containsExactly("cm-07");
+        assertThat(await(maps.list(ListOptions.none().withSelectors(null, "metadata.name!=cm-07"))).items())
+                .hasSize(COUNT - 1);
+        assertThat(names(await(maps.inAnyNamespace().withFieldSelector("metadata.namespace=" + ns)
+                .list(ListOptions.none().withSelectors("parity=odd", "metadata.name!=cm-01"))).items()))
+                .hasSize(11).doesNotContain("cm-01");
+        assertThat(await(maps.list(ListOptions.none().withSelectors(null, "metadata.namespace=elsewhere"))).items())
+                .isEmpty();
+    }
+}

@@ -1,0 +1,27 @@
+package io.reactiveinformer.e2e.client;
+
+import org.junit.jupiter.api.AfterEach;
+
+import io.reactiveinformer.test.apiserver.KubeApiServer;
+import io.reactiveinformer.test.apiserver.KubeApiServerTest;
+
+/** {@link RestartContract} against the real kube-apiserver of {@code testenv/}. */
+@KubeApiServerTest
+class RestartOnKubeApiServerTest extends RestartContract {
+
+    private final Backend backend;
+
+    RestartOnKubeApiServerTest(KubeApiServer env) {
+        this.backend = new KubeApiServerBackend(env);
+    }
+
+    @Override
+    Backend backend() {
+        return backend;
+    }
+
+    @AfterEach
+    void close() {
+        backend.close();
+    }
+}

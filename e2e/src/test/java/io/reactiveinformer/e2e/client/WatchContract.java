@@ -1,0 +1,148 @@
+package io.reactiveinformer.e2e.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.reactiveinformer.client.ListOptions;
+import io.reactiveinformer.client.PatchType;
+import io.reactiveinformer.client.ResourceClient;
+import io.reactiveinformer.client.WatchEvent;
+import io.reactiveinformer.client.WatchOptions;
+import reactor.core.publisher.Flux;
+import reactor.test.StepVerifier;
+
+/**
+ * WATCH: resume from a version, bookmarks, the server's timeout, selectors, streaming lists.
+ *
+ * <p>The real server sends periodic bookmarks about once a minute and sometimes one shortly before
+ * the timeout; neither is guaranteed within a short watch, so bookmarks are checked for what they
+ * carry whenever they come, and only the streaming list's closing bookmark is required.
+ */
+abstract class WatchContract extends ClientContract {
+
+    private static final int WATCH_SECONDS = 3;
+
+    @Test
+    void watchFromAVersionReplaysLaterChangesInOrderAndEndsNormallyAtTheTimeout() {
+        ResourceClient<V1ConfigMap> maps = configMaps(namespace("watch"));
+        String from = await(maps.list(ListOptions.none())).resourceVersion();
+        V1ConfigMap created = await(maps.create(configMap("w1", Map.of("k", "1"))));
+        V1ConfigMap patched = await(maps.patch("w1", PatchType.MERGE, "{\"data\":{\"k\":\"2\"}}"));
+        await(maps.delete("w1"));
+        V1ConfigMap other = await(maps.create(configMap("w2", Map.of())));
+
+        long start = System.nanoTime();
+        List<WatchEvent<V1ConfigMap>> events = maps.watch(WatchOptions.from(from).withTimeoutSeconds(WATCH_SECONDS))
+                .collectList().block(TIMEOUT.plusSeconds(WATCH_SECONDS));
+        Duration open = Duration.ofNanos(System.nanoTime() - start);
+
+        List<WatchEvent<V1ConfigMap>> changes = events.stream().filter(e -> e.type() != WatchEvent.Type.BOOKMARK).toList();
+        assertThat(changes).extracting(ClientContract::describe)
+                .containsExactly("ADDED w1", "MODIFIED w1", "DELETED w1", "ADDED w2");
+        assertThat(changes.get(0).object().getMetadata().getResourceVersion())
+                .isEqualTo(created.getMetadata().getResourceVersion());
+        assertThat(changes.get(1).object().getData()).containsEntry("k", "2");
+        assertThat(changes.get(1).object().getMetadata().getResourceVersion())
+                .isEqualTo(patched.getMetadata().getResourceVersion());
+        assertThat(rv(rvOf(changes.get(2)))).isBetween(rv(patched.getMetadata().getResourceVersion()) + 1,
+                rv(other.getMetadata().getResourceVersion()) - 1);
+        assertVersionsNeverGoBack(events);
+        assertBookmarksCarryOnlyAVersion(events);
+        // the server held the watch open until its timeout: a normal end, re-watch from the last version
+        assertThat(open).isGreaterThanOrEqualTo(Duration.ofSeconds(WATCH_SECONDS).minusMillis(500));
+    }
+
+    @Test
+    void liveChangesArriveWhileTheWatchIsOpen() {
+        ResourceClient<V1ConfigMap> maps = configMaps(namespace("live"));
+        String from = await(maps.create(configMap("first", Map.of()))).getMetadata().getResourceVersion();
+
+        StepVerifier.create(maps.watch(WatchOptions.from(from).withTimeoutSeconds(60))
+                        .filter(e -> e.type() != WatchEvent.Type.BOOKMARK))
+                .then(() -> maps.create(configMap("second", Map.of())).subscribe())
+                .assertNext(e -> assertThat(describe(e)).isEqualTo("ADDED second"))
+                .then(() -> maps.patch("second", PatchType.MERGE, "{\"data\":{\"a\":\"b\"}}").subscribe())
+                .assertNext(e -> assertThat(describe(e)).isEqualTo("MODIFIED second"))
+                .thenCancel()
+                .verify(TIMEOUT);
+    }
+
+    @Test
+    void aLabelSelectedWatchSeesObjectsEnterAndLeaveTheSelection() {
+        ResourceClient<V1ConfigMap> maps = configMaps(namespace("selwatch"));
+        String from = await(maps.list(ListOptions.none())).resourceVersion();
+        await(maps.create(configMap("m", Map.of(), Map.of("tier", "web"))));
+        await(maps.create(configMap("other", Map.of(), Map.of("tier", "db"))));
+        V1ConfigMap left = await(maps.patch("m", PatchType.MERGE, "{\"metadata\":{\"labels\":{\"tier\":\"db\"}}}"));
+        await(maps.patch("m", PatchType.MERGE, "{\"data\":{\"unseen\":\"yes\"}}"));
+        await(maps.patch("m", PatchType.MERGE, "{\"metadata\":{\"labels\":{\"tier\":\"web\"}}}"));
+        await(maps.patch("m", PatchType.MERGE, "{\"data\":{\"seen\":\"yes\"}}"));
+
+        List<WatchEvent<V1ConfigMap>> events = maps.withLabelSelector("tier=web")
+                .watch(WatchOptions.from(from).withTimeoutSeconds(2))
+                .filter(e -> e.type() != WatchEvent.Type.BOOKMARK)
+                .collectList().block(TIMEOUT);
+
+        assertThat(events).extracting(ClientContract::describe)
+                .containsExactly("ADDED m", "DELETED m", "ADDED m", "MODIFIED m");
+        // leaving the selection is told with the object as it last matched, at the version of the change
+        assertThat(events.get(1).object().getMetadata().getLabels()).containsEntry("tier", "web");
+        assertThat(rvOf(events.get(1))).isEqualTo(left.getMetadata().getResourceVersion());
+        assertThat(events.get(3).object().getData()).containsKeys("seen", "unseen");
+    }
+
+    @Test
+    void streamingListSendsTheStateThenTheInitialEventsEndBookmarkThenChanges() {
+        ResourceClient<V1ConfigMap> maps = configMaps(namespace("stream"));
+        Flux.just("s1", "s2", "s3").concatMap(n -> maps.create(configMap(n, Map.of()))).then().block(TIMEOUT);
+        long lastCreated = rv(await(maps.list(ListOptions.none())).resourceVersion());
+        List<WatchEvent<V1ConfigMap>> initial = new ArrayList<>();
+
+        StepVerifier.create(maps.watch(WatchOptions.from(null).withInitialEvents().withTimeoutSeconds(60))
+                        .filter(e -> e.type() != WatchEvent.Type.BOOKMARK || isInitialEventsEnd(e)))
+                .recordWith(() -> initial)
+                .expectNextCount(3)
+                .assertNext(end -> {
+                    assertThat(isInitialEventsEnd(end)).as("bookmark ending the initial events").isTrue();
+                    assertThat(rv(rvOf(end))).isGreaterThanOrEqualTo(lastCreated);
+                })
+                .then(() -> maps.create(configMap("s4", Map.of())).subscribe())
+                .assertNext(e -> assertThat(describe(e)).isEqualTo("ADDED s4"))
+                .thenCancel()
+                .verify(TIMEOUT);
+
+        assertThat(initial.subList(0, 3)).extracting(ClientContract::describe)
+                .containsExactlyInAnyOrder("ADDED s1", "ADDED s2", "ADDED s3");
+    }
+
+    private static boolean isInitialEventsEnd(WatchEvent<V1ConfigMap> event) {
+        Map<String, String> annotations = event.object().getMetadata().getAnnotations();
+        return event.type() == WatchEvent.Type.BOOKMARK && annotations != null
+                && "true".equals(annotations.get("k8s.io/initial-events-end"));
+    }
+
+    private static void assertVersionsNeverGoBack(List<WatchEvent<V1ConfigMap>> events) {
+        long last = 0;
+        for (WatchEvent<V1ConfigMap> event : events) {
+            assertThat(rv(rvOf(event))).as(describe(event)).isGreaterThanOrEqualTo(last);
+            last = rv(rvOf(event));
+        }
+    }
+
+    private static void assertBookmarksCarryOnlyAVersion(List<WatchEvent<V1ConfigMap>> events) {
+        for (WatchEvent<V1ConfigMap> event : events) {
+            if (event.type() == WatchEvent.Type.BOOKMARK) {
+                assertThat(event.object().getMetadata().getName()).isNull();
+                assertThat(event.object().getData()).isNull();
+                assertThat(event.object().getKind()).isEqualTo("ConfigMap");
+            }
+        }
+    }
+}
