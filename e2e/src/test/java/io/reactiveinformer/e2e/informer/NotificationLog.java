@@ -26,10 +26,14 @@ final class NotificationLog<T extends KubernetesObject> implements Consumer<Noti
     /** key → the sequence number of the last deletion. */
     private final Map<String, Long> lastDeleted = new HashMap<>();
     private long count;
+    private long changes;
 
     @Override
     public synchronized void accept(Notification<T> n) {
         long sequence = ++count;
+        if (!(n instanceof Notification.Updated<T> u && u.isResync())) {
+            changes++;
+        }
         if (n instanceof Notification.Added<T> a) {
             shown(a.key(), a.object(), sequence);
         } else if (n instanceof Notification.Updated<T> u) {
@@ -57,6 +61,11 @@ final class NotificationLog<T extends KubernetesObject> implements Consumer<Noti
         return count;
     }
 
+    /** Notifications other than resyncs (which a relist finding an object unchanged also produces). */
+    synchronized long changes() {
+        return changes;
+    }
+
     /** The last deletion notified for {@code key}, or {@code null}. */
     synchronized Notification.Deleted<T> deletion(String key) {
         return deletions.get(key);
@@ -65,6 +74,13 @@ final class NotificationLog<T extends KubernetesObject> implements Consumer<Noti
     /** Every key ever handed as an add or update. */
     synchronized Set<String> shownKeys() {
         return Set.copyOf(lastShown.keySet());
+    }
+
+    /** Every key this subscriber was told anything about. */
+    synchronized Set<String> keys() {
+        Set<String> keys = new java.util.HashSet<>(lastShown.keySet());
+        keys.addAll(deletions.keySet());
+        return keys;
     }
 
     /**
