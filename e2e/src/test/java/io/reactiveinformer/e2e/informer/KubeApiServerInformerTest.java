@@ -183,7 +183,7 @@ class KubeApiServerInformerTest {
     void compactionForcesA410AndTheRelistDeliversDeletionsMadeWhileDisconnected() {
         String test = "compact";
         StepVerifier.create(create(test, 0, 20)).expectComplete().verify(DEADLINE);
-        GatedListerWatcher<V1ConfigMap> gated = new GatedListerWatcher<>(maps.withLabelSelector(label(test)));
+        GatedListerWatcher<V1ConfigMap> gated = new GatedListerWatcher<>(maps); // the reflector sends the spec's selector
         SharedIndexInformer<V1ConfigMap> informer = SharedIndexInformer.builder(spec(test), gated)
                 .reflectorOptions(OPTIONS).build();
         NotificationLog<V1ConfigMap> coalescing = subscribe(informer, SubscriberOptions.defaults().withName("coalescing"));
