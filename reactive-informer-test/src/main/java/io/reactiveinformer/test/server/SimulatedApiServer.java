@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import reactor.core.publisher.Flux;
@@ -129,12 +130,17 @@ public final class SimulatedApiServer implements AutoCloseable {
         return KubernetesClient.create(clientConfig(), state.json());
     }
 
-    /** Stops listening and closes every connection (open watches end abruptly). */
+    /**
+     * Stops listening and closes every connection (open watches end abruptly), returning once they
+     * are closed. Waiting matters: a channel's event loop reads a request that is already on the wire
+     * before it runs a queued close, so a request sent right after an unawaited close could still be
+     * served. Blocks: call it from a test thread, never from an event loop.
+     */
     @Override
     public void close() {
         server.disposeNow(Duration.ofSeconds(5));
         for (Channel channel : connections) {
-            channel.close();
+            channel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         }
     }
 

@@ -16,6 +16,7 @@ import io.reactiveinformer.client.ObjectList;
 import io.reactiveinformer.client.PatchType;
 import io.reactiveinformer.client.ResourceClient;
 import io.reactiveinformer.client.ResourceType;
+import io.reactiveinformer.client.TransportException;
 import io.reactiveinformer.client.WatchEvent;
 import io.reactiveinformer.client.WatchOptions;
 import io.reactiveinformer.codec.DynamicObject;
@@ -369,5 +370,23 @@ class SimulatedApiServerTest {
                 .verify(T);
         server.state().create(map("shop", "b", null));
         assertThat(server.requests()).extracting(RequestInfo::isWatch).containsExactly(true);
+    }
+
+    /**
+     * The client keeps its connection to the server alive between requests; once {@code close()}
+     * returns, that connection must not serve another one. Repeated, because the server used to return
+     * before its connections had closed and a request could slip in first.
+     */
+    @Test
+    void noRequestIsServedAfterCloseReturns() {
+        int port = server.port();
+        for (int i = 0; i < 100; i++) {
+            maps.list(ListOptions.none()).block(T);
+            server.close();
+            StepVerifier.create(maps.list(ListOptions.none()))
+                    .expectError(TransportException.class)
+                    .verify(T);
+            server = SimulatedApiServer.start(server.state(), port);
+        }
     }
 }
