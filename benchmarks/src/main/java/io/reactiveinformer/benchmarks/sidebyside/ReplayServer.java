@@ -31,9 +31,13 @@ import java.util.concurrent.locks.LockSupport;
  * <p>{@code /go} pairs with the oldest waiting watch, so a contender can measure exactly from the
  * first byte of the stream it asked for. {@code /corpus} tells the corpus properties; with a rate,
  * {@code /writes} gives the wall-clock time (epoch microseconds) each event was written, for latency.
+ * WebSocket upgrades are refused with a plain 200, which fabric8 takes as the cue to watch over plain HTTP.
  * Runs one thread per connection: it is the load generator, not a contender.
  */
 public final class ReplayServer {
+
+    /** {@code REPLAY_LOG=1} prints every request to stderr (to see what a new client asks for). */
+    private static final boolean LOG = System.getenv("REPLAY_LOG") != null;
 
     private final Properties corpus;
     private final byte[] list;
@@ -83,6 +87,9 @@ public final class ReplayServer {
             URI uri = exchange.getRequestURI();
             Map<String, String> query = query(uri.getRawQuery());
             String path = uri.getPath();
+            if (LOG) {
+                System.err.println(exchange.getRequestMethod() + " " + uri + " " + exchange.getRequestHeaders().get("Upgrade"));
+            }
             if (path.equals("/go")) {
                 go(exchange, Double.parseDouble(query.getOrDefault("rate", "0")));
             } else if (path.equals("/corpus")) {
@@ -99,6 +106,11 @@ public final class ReplayServer {
             } else if (path.equals("/quit")) {
                 send(exchange, 200, "text/plain", new byte[0]);
                 System.exit(0);
+            } else if (exchange.getRequestHeaders().containsKey("Upgrade")) {
+                // no WebSocket here: fabric8 answers a 200 handshake by watching over plain chunked HTTP
+                send(exchange, 200, "application/json", ("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":"
+                        + "\"Failure\",\"code\":200,\"message\":\"watch over chunked HTTP only\"}")
+                        .getBytes(StandardCharsets.UTF_8));
             } else if (path.endsWith("/pods") && "true".equals(query.get("watch"))) {
                 watch(exchange, query.get("resourceVersion"));
             } else if (path.endsWith("/pods")) {

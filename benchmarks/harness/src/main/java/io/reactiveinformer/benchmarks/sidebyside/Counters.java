@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * One count per handler, with two latches: all handlers have seen the listed objects, and all have
  * seen every watch notification too. A handler calls {@link #count(int)} from its delivery thread.
  */
-final class Counters {
+public final class Counters {
 
     private final AtomicLong[] counts;
     private final long listed;
@@ -16,7 +16,7 @@ final class Counters {
     private final CountDownLatch listedLatch;
     private final CountDownLatch allLatch;
 
-    Counters(int handlers, long listed, long watched) {
+    public Counters(int handlers, long listed, long watched) {
         counts = new AtomicLong[handlers];
         for (int i = 0; i < handlers; i++) {
             counts[i] = new AtomicLong();
@@ -27,7 +27,7 @@ final class Counters {
         allLatch = new CountDownLatch(handlers);
     }
 
-    void count(int handler) {
+    public void count(int handler) {
         long c = counts[handler].incrementAndGet();
         if (c == listed) {
             listedLatch.countDown();
@@ -37,11 +37,11 @@ final class Counters {
         }
     }
 
-    void awaitListed() throws InterruptedException {
+    public void awaitListed() throws InterruptedException {
         await(listedLatch, "listed");
     }
 
-    void awaitAll() throws InterruptedException {
+    public void awaitAll() throws InterruptedException {
         await(allLatch, "watched");
     }
 

@@ -17,18 +17,18 @@ import java.util.Properties;
  * {@code warmups + iterations} rounds against a fresh client each round; warm-up rounds are reported
  * (for the raw data) but flagged so the summary discards them.
  */
-final class Harness {
+public final class Harness {
 
-    final URI server;
-    final int subscribers;
-    final int warmups;
-    final int iterations;
-    final Properties corpus = new Properties();
-    final int objects;
-    final int notifications;
+    public final URI server;
+    public final int subscribers;
+    public final int warmups;
+    public final int iterations;
+    public final Properties corpus = new Properties();
+    public final int objects;
+    public final int notifications;
     private final HttpClient http = HttpClient.newHttpClient();
 
-    Harness(String[] args) throws IOException, InterruptedException {
+    public Harness(String[] args) throws IOException, InterruptedException {
         server = URI.create(args[0]);
         subscribers = args.length > 1 ? Integer.parseInt(args[1]) : 1;
         warmups = args.length > 2 ? Integer.parseInt(args[2]) : 1;
@@ -38,7 +38,7 @@ final class Harness {
         notifications = Integer.parseInt(corpus.getProperty("notifications"));
     }
 
-    String get(String path) throws IOException, InterruptedException {
+    public String get(String path) throws IOException, InterruptedException {
         HttpResponse<String> response = http.send(HttpRequest.newBuilder(server.resolve(path)).build(),
                 HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {
@@ -48,22 +48,22 @@ final class Harness {
     }
 
     /** Releases the waiting watch stream (at full speed when {@code rate} is 0). */
-    void go(double rate) throws IOException, InterruptedException {
+    public void go(double rate) throws IOException, InterruptedException {
         get("/go?rate=" + rate);
     }
 
-    static long usedHeapAfterGc() {
+    public static long usedHeapAfterGc() {
         for (int i = 0; i < 3; i++) {
             System.gc();
         }
         return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     }
 
-    static int liveThreads() {
+    public static int liveThreads() {
         return ManagementFactory.getThreadMXBean().getThreadCount();
     }
 
-    void report(String contender, int round, Map<String, Object> measures) {
+    public void report(String contender, int round, Map<String, Object> measures) {
         Map<String, Object> line = new LinkedHashMap<>();
         line.put("contender", contender);
         line.put("subscribers", subscribers);
@@ -78,7 +78,7 @@ final class Harness {
         System.out.flush();
     }
 
-    int rounds() {
+    public int rounds() {
         return warmups + iterations;
     }
 }
