@@ -27,8 +27,16 @@ JAR=$BENCH/target/benchmarks.jar
 PKG=io.reactiveinformer.benchmarks.sidebyside
 
 if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
-  (cd "$ROOT" && mvn -B -q -pl benchmarks -am package -DskipTests)
+  # peers (fabric8, official client) build in their own module so their jars never reach ours
+  (cd "$ROOT" && mvn -B -q -Ppeers -pl benchmarks,benchmarks/peers -am package -DskipTests)
+  (cd "$BENCH/client-go" && go build -o target/client-go-contender .)
+  # charts: matplotlib from PyPI in a venv of its own
+  if [[ ! -x "$BENCH/target/venv/bin/python" ]] || ! "$BENCH/target/venv/bin/python" -c 'import matplotlib' 2>/dev/null; then
+    python3 -m venv "$BENCH/target/venv" && "$BENCH/target/venv/bin/pip" install -q matplotlib || echo "no matplotlib: tables only"
+  fi
 fi
+PY=python3
+if [[ -x "$BENCH/target/venv/bin/python" ]]; then PY=$BENCH/target/venv/bin/python; fi
 mkdir -p "$OUT"
 : > "$OUT/raw.log"
 
@@ -40,6 +48,8 @@ mkdir -p "$OUT"
   echo "memory: $(free -g | awk '/Mem:/{print $2}') GiB"
   echo "os: $(uname -sr)"
   echo "java: $(java -version 2>&1 | head -1)"
+  echo "go: $(go version | cut -d' ' -f3)"
+  echo "contenders: reactive-informer $(git -C "$ROOT" rev-parse --short HEAD), fabric8 kubernetes-client 7.9.0, client-java 27.0.0, client-go v0.36.6"
   echo "jvm flags: $JVM_FLAGS"
   echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "sizes: $SIZES; watch events: $EVENTS; runs: $RUNS; seed: $SEED"
@@ -51,14 +61,15 @@ contenders() {
   echo "reactive-informer|java $JVM_FLAGS -cp $JAR $PKG.ReactiveInformerContender|1"
   echo "reactive-informer|java $JVM_FLAGS -cp $JAR $PKG.ReactiveInformerContender|10"
   if [[ -f "$BENCH/peers/target/peers.jar" ]]; then
-    echo "fabric8|java $JVM_FLAGS -cp $BENCH/peers/target/peers.jar io.reactiveinformer.benchmarks.peers.Fabric8Contender|1"
-    echo "fabric8|java $JVM_FLAGS -cp $BENCH/peers/target/peers.jar io.reactiveinformer.benchmarks.peers.Fabric8Contender|10"
-    echo "official-java|java $JVM_FLAGS -cp $BENCH/peers/target/peers.jar io.reactiveinformer.benchmarks.peers.OfficialJavaContender|1"
-    echo "official-java|java $JVM_FLAGS -cp $BENCH/peers/target/peers.jar io.reactiveinformer.benchmarks.peers.OfficialJavaContender|10"
+    echo "fabric8|java $JVM_FLAGS -cp $BENCH/peers/target/peers.jar io.reactiveinformer.benchmarks.sidebyside.Fabric8Contender|1"
+    echo "fabric8|java $JVM_FLAGS -cp $BENCH/peers/target/peers.jar io.reactiveinformer.benchmarks.sidebyside.Fabric8Contender|10"
+    echo "official-java|java $JVM_FLAGS -cp $BENCH/peers/target/peers.jar io.reactiveinformer.benchmarks.sidebyside.OfficialJavaContender|1"
+    echo "official-java|java $JVM_FLAGS -cp $BENCH/peers/target/peers.jar io.reactiveinformer.benchmarks.sidebyside.OfficialJavaContender|10"
   fi
   if [[ -x "$BENCH/client-go/target/client-go-contender" ]]; then
-    echo "client-go|$BENCH/client-go/target/client-go-contender|1"
-    echo "client-go|$BENCH/client-go/target/client-go-contender|10"
+    # list + watch like the other contenders (the WatchListClient streaming list is not replayed)
+    echo "client-go|env KUBE_FEATURE_WatchListClient=false $BENCH/client-go/target/client-go-contender|1"
+    echo "client-go|env KUBE_FEATURE_WatchListClient=false $BENCH/client-go/target/client-go-contender|10"
   fi
 }
 
@@ -89,5 +100,5 @@ for n in $SIZES; do
   stop_server
 done
 echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT/machine.txt"
-python3 "$BENCH/summarize.py" "$OUT"
+"$PY" "$BENCH/summarize.py" "$OUT"
 echo "results in $OUT"
