@@ -32,7 +32,7 @@ public final class CeilingContender {
         KubernetesJson json = KubernetesJson.defaults();
         ObjectReader listReader = json.mapper().readerFor(V1PodList.class);
         ObjectReader eventReader = json.mapper().readerFor(Event.class);
-        HttpClient http = HttpClient.newHttpClient();
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         String rv = h.corpus.getProperty("listResourceVersion");
         for (int round = 0; round < h.rounds(); round++) {
             Map<String, V1Pod> store = new HashMap<>();

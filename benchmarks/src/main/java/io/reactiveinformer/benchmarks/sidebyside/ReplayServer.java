@@ -106,7 +106,7 @@ public final class ReplayServer {
             } else if (path.equals("/quit")) {
                 send(exchange, 200, "text/plain", new byte[0]);
                 System.exit(0);
-            } else if (exchange.getRequestHeaders().containsKey("Upgrade")) {
+            } else if ("websocket".equalsIgnoreCase(exchange.getRequestHeaders().getFirst("Upgrade"))) {
                 // no WebSocket here: fabric8 answers a 200 handshake by watching over plain chunked HTTP
                 send(exchange, 200, "application/json", ("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":"
                         + "\"Failure\",\"code\":200,\"message\":\"watch over chunked HTTP only\"}")

@@ -26,7 +26,7 @@ public final class Harness {
     public final Properties corpus = new Properties();
     public final int objects;
     public final int notifications;
-    private final HttpClient http = HttpClient.newHttpClient();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     public Harness(String[] args) throws IOException, InterruptedException {
         server = URI.create(args[0]);
