@@ -14,13 +14,15 @@ MEASURES = [
     ("listed_to_handlers_ms", "Listed objects through every handler (ms, lower is better)", False),
     ("events_per_s", "Watch events/s through the cache to the handlers (higher is better)", True),
     ("heap_bytes_per_object", "Retained heap per cached object after GC (bytes, lower is better)", False),
+    ("heap_growth_per_object", "Heap growth per cached object from before the client to synced, after GC (bytes)", False),
     ("threads", "Threads alive with one informer (lower is better)", False),
 ]
 
 NOTES = {
     "heap_bytes_per_object": "*Not yet trustworthy*: measured as used heap after full GC with the cache minus after "
                              "closing the client; a client that keeps its cache reachable after close (or frees the "
-                             "previous round's late) shows a value near zero or negative.",
+                             "previous round's late) shows a value near zero or negative; the next table measures from the other end.",
+    "heap_growth_per_object": "Used heap after full GC at synced minus before the client was created; JVM contenders only.",
 }
 
 

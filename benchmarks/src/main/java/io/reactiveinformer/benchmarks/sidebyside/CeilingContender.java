@@ -35,6 +35,7 @@ public final class CeilingContender {
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         String rv = h.corpus.getProperty("listResourceVersion");
         for (int round = 0; round < h.rounds(); round++) {
+            long before = Harness.usedHeapAfterGc();
             Map<String, V1Pod> store = new HashMap<>();
             long start = System.nanoTime();
             try (InputStream in = http.send(HttpRequest.newBuilder(h.server.resolve("/api/v1/pods")).build(),
@@ -77,9 +78,10 @@ public final class CeilingContender {
             m.put("events_per_s", Math.round(h.notifications / (watched / 1e9)));
             int size = store.size();
             store.clear();
-            m.put("heap_bytes_per_object", (withCache - Harness.usedHeapAfterGc()) / h.objects);
+            m.put("heap_bytes_per_object", (withCache - Harness.settledHeapAfterGc()) / h.objects);
             m.put("cached", size);
             m.put("threads", threads);
+            m.put("heap_growth_per_object", (withCache - before) / h.objects);
             h.report("ceiling", round, m);
         }
         System.exit(0);

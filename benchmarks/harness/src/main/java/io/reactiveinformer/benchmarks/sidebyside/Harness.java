@@ -59,6 +59,20 @@ public final class Harness {
         return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     }
 
+    /**
+     * Used heap after the client was closed: closing finishes asynchronously in every client (event
+     * loops, executor threads let go of their last references a little later), so this takes the
+     * lowest reading of ten full GCs 200 ms apart.
+     */
+    public static long settledHeapAfterGc() throws InterruptedException {
+        long lowest = Long.MAX_VALUE;
+        for (int i = 0; i < 10; i++) {
+            lowest = Math.min(lowest, usedHeapAfterGc());
+            Thread.sleep(200);
+        }
+        return lowest;
+    }
+
     public static int liveThreads() {
         return ManagementFactory.getThreadMXBean().getThreadCount();
     }

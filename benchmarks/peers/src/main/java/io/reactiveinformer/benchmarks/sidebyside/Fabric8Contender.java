@@ -19,6 +19,7 @@ public final class Fabric8Contender {
     public static void main(String[] args) throws Exception {
         Harness h = new Harness(args);
         for (int round = 0; round < h.rounds(); round++) {
+            long before = Harness.usedHeapAfterGc();
             KubernetesClient client = new KubernetesClientBuilder()
                     .withConfig(new ConfigBuilder().withMasterUrl(h.server.toString()).withNamespace(null)
                             .withRequestTimeout(600_000).withConnectionTimeout(10_000).build())
@@ -63,11 +64,12 @@ public final class Fabric8Contender {
             m.put("listed_to_handlers_ms", delivered / 1e6);
             m.put("events_per_s", Math.round(h.notifications / (watched / 1e9)));
             m.put("threads", threads);
+            m.put("heap_growth_per_object", (withCache - before) / h.objects);
             m.put("cached", pods.getIndexer().list().size());
             pods.close();
             client.close();
             pods = null;
-            m.put("heap_bytes_per_object", (withCache - Harness.usedHeapAfterGc()) / h.objects);
+            m.put("heap_bytes_per_object", (withCache - Harness.settledHeapAfterGc()) / h.objects);
             h.report("fabric8", round, m);
         }
         System.exit(0);

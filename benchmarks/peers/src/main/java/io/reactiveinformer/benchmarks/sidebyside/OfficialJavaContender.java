@@ -23,6 +23,7 @@ public final class OfficialJavaContender {
     public static void main(String[] args) throws Exception {
         Harness h = new Harness(args);
         for (int round = 0; round < h.rounds(); round++) {
+            long before = Harness.usedHeapAfterGc();
             ApiClient api = new ClientBuilder().setBasePath(h.server.toString()).build();
             api.setHttpClient(api.getHttpClient().newBuilder().readTimeout(0, TimeUnit.SECONDS).build());
             SharedInformerFactory factory = new SharedInformerFactory(api);
@@ -75,13 +76,14 @@ public final class OfficialJavaContender {
             m.put("listed_to_handlers_ms", delivered / 1e6);
             m.put("events_per_s", Math.round(h.notifications / (watched / 1e9)));
             m.put("threads", threads);
+            m.put("heap_growth_per_object", (withCache - before) / h.objects);
             m.put("cached", pods.getIndexer().list().size());
             factory.stopAllRegisteredInformers();
             api.getHttpClient().dispatcher().executorService().shutdown();
             api.getHttpClient().connectionPool().evictAll();
             pods = null;
             factory = null;
-            m.put("heap_bytes_per_object", (withCache - Harness.usedHeapAfterGc()) / h.objects);
+            m.put("heap_bytes_per_object", (withCache - Harness.settledHeapAfterGc()) / h.objects);
             h.report("official-java", round, m);
         }
         System.exit(0);
