@@ -1,0 +1,93 @@
+package io.reactiveinformer.benchmarks.sidebyside;
+
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1PodList;
+import io.reactiveinformer.codec.KubernetesJson;
+import java.io.InputStream;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import tools.jackson.databind.MappingIterator;
+import tools.jackson.databind.ObjectReader;
+
+/**
+ * The ceiling: the same bytes over the same loopback HTTP, decoded by Jackson 3 into the same
+ * {@code V1Pod} models and kept in a plain map by key, on one thread, with no informer, queue or
+ * handler. Arguments as {@link ReactiveInformerContender} (subscribers are ignored).
+ */
+public final class CeilingContender {
+
+    /** A watch event line as Jackson binds it. */
+    public static final class Event {
+        public String type;
+        public V1Pod object;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Harness h = new Harness(args);
+        KubernetesJson json = KubernetesJson.defaults();
+        ObjectReader listReader = json.mapper().readerFor(V1PodList.class);
+        ObjectReader eventReader = json.mapper().readerFor(Event.class);
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        String rv = h.corpus.getProperty("listResourceVersion");
+        for (int round = 0; round < h.rounds(); round++) {
+            long before = Harness.usedHeapAfterGc();
+            Map<String, V1Pod> store = new HashMap<>();
+            long start = System.nanoTime();
+            try (InputStream in = http.send(HttpRequest.newBuilder(h.server.resolve("/api/v1/pods")).build(),
+                    HttpResponse.BodyHandlers.ofInputStream()).body()) {
+                V1PodList list = listReader.readValue(in);
+                for (V1Pod pod : list.getItems()) {
+                    store.put(key(pod), pod);
+                }
+            }
+            long synced = System.nanoTime() - start;
+            long withCache = Harness.usedHeapAfterGc();
+            int threads = Harness.liveThreads();
+            CompletableFuture<HttpResponse<InputStream>> watch = http.sendAsync(HttpRequest.newBuilder(
+                    h.server.resolve("/api/v1/pods?watch=true&allowWatchBookmarks=true&resourceVersion=" + rv)).build(),
+                    HttpResponse.BodyHandlers.ofInputStream());
+            InputStream body = watch.join().body();
+            long watchStart = System.nanoTime();
+            h.go(0);
+            int seen = 0;
+            try (MappingIterator<Event> events = eventReader.readValues(body)) {
+                while (seen < h.notifications && events.hasNext()) {
+                    Event e = events.next();
+                    switch (e.type) {
+                        case "ADDED", "MODIFIED" -> store.put(key(e.object), e.object);
+                        case "DELETED" -> store.remove(key(e.object));
+                        default -> {
+                            continue;
+                        }
+                    }
+                    seen++;
+                }
+            }
+            if (seen < h.notifications) {
+                throw new IllegalStateException("watch ended after " + seen + " notifications");
+            }
+            long watched = System.nanoTime() - watchStart;
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("synced_ms", synced / 1e6);
+            m.put("listed_to_handlers_ms", synced / 1e6);
+            m.put("events_per_s", Math.round(h.notifications / (watched / 1e9)));
+            int size = store.size();
+            store.clear();
+            m.put("heap_bytes_per_object", (withCache - Harness.settledHeapAfterGc()) / h.objects);
+            m.put("cached", size);
+            m.put("threads", threads);
+            m.put("heap_growth_per_object", (withCache - before) / h.objects);
+            h.report("ceiling", round, m);
+        }
+        System.exit(0);
+    }
+
+    private static String key(V1Pod pod) {
+        return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+    }
+}

@@ -1,0 +1,219 @@
+package io.reactiveinformer.benchmarks.sidebyside;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A loopback HTTP server that replays a {@link Corpus} to any Kubernetes client: {@code GET .../pods}
+ * answers the pre-generated LIST (whole, ignoring {@code limit}, as the API server's watch cache does),
+ * {@code GET .../pods?watch=true&resourceVersion=<list RV>} opens a chunked WATCH that waits for the
+ * contender to say {@code GET /go} and then writes the pre-generated events, at full speed or at
+ * {@code /go?rate=} events per second; after the last event (and for any watch from another resource
+ * version) it keeps the stream open with a BOOKMARK a second until the client goes away.
+ *
+ * <p>{@code /go} pairs with the oldest waiting watch, so a contender can measure exactly from the
+ * first byte of the stream it asked for. {@code /corpus} tells the corpus properties; with a rate,
+ * {@code /writes} gives the wall-clock time (epoch microseconds) each event was written, for latency.
+ * WebSocket upgrades are refused with a plain 200, which fabric8 takes as the cue to watch over plain HTTP.
+ * Runs one thread per connection: it is the load generator, not a contender.
+ */
+public final class ReplayServer {
+
+    /** {@code REPLAY_LOG=1} prints every request to stderr (to see what a new client asks for). */
+    private static final boolean LOG = System.getenv("REPLAY_LOG") != null;
+
+    private final Properties corpus;
+    private final byte[] list;
+    private final byte[] watch;
+    private final int[] lineStarts;
+    private final String listRv;
+    private final String finalRv;
+    private final LinkedBlockingQueue<CompletableFuture<Double>> waiting = new LinkedBlockingQueue<>();
+    private volatile long[] lastWrites = new long[0];
+
+    ReplayServer(Path dir) throws IOException {
+        corpus = Corpus.load(dir);
+        list = Files.readAllBytes(dir.resolve(Corpus.LIST));
+        watch = Files.readAllBytes(dir.resolve(Corpus.WATCH));
+        int lines = Integer.parseInt(corpus.getProperty("m"));
+        lineStarts = new int[lines + 1];
+        int line = 0;
+        for (int i = 0; i < watch.length; i++) {
+            if (watch[i] == '\n') {
+                lineStarts[++line] = i + 1;
+            }
+        }
+        listRv = corpus.getProperty("listResourceVersion");
+        finalRv = corpus.getProperty("finalResourceVersion");
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path dir = Path.of(args[0]);
+        int port = args.length > 1 ? Integer.parseInt(args[1]) : 0;
+        ReplayServer replay = new ReplayServer(dir);
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 256);
+        ExecutorService threads = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "replay");
+            t.setDaemon(true);
+            return t;
+        });
+        server.setExecutor(threads);
+        server.createContext("/", replay::handle);
+        server.start();
+        System.out.println("listening http://127.0.0.1:" + server.getAddress().getPort());
+        System.out.flush();
+        Thread.currentThread().join();
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            URI uri = exchange.getRequestURI();
+            Map<String, String> query = query(uri.getRawQuery());
+            String path = uri.getPath();
+            if (LOG) {
+                System.err.println(exchange.getRequestMethod() + " " + uri + " " + exchange.getRequestHeaders().get("Upgrade"));
+            }
+            if (path.equals("/go")) {
+                go(exchange, Double.parseDouble(query.getOrDefault("rate", "0")));
+            } else if (path.equals("/corpus")) {
+                StringBuilder text = new StringBuilder();
+                corpus.stringPropertyNames().stream().sorted()
+                        .forEach(k -> text.append(k).append('=').append(corpus.getProperty(k)).append('\n'));
+                send(exchange, 200, "text/plain", text.toString().getBytes(StandardCharsets.UTF_8));
+            } else if (path.equals("/writes")) {
+                StringBuilder text = new StringBuilder();
+                for (long t : lastWrites) {
+                    text.append(t).append('\n');
+                }
+                send(exchange, 200, "text/plain", text.toString().getBytes(StandardCharsets.UTF_8));
+            } else if (path.equals("/quit")) {
+                send(exchange, 200, "text/plain", new byte[0]);
+                System.exit(0);
+            } else if ("websocket".equalsIgnoreCase(exchange.getRequestHeaders().getFirst("Upgrade"))) {
+                // no WebSocket here: fabric8 answers a 200 handshake by watching over plain chunked HTTP
+                send(exchange, 200, "application/json", ("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":"
+                        + "\"Failure\",\"code\":200,\"message\":\"watch over chunked HTTP only\"}")
+                        .getBytes(StandardCharsets.UTF_8));
+            } else if (path.endsWith("/pods") && "true".equals(query.get("watch"))) {
+                watch(exchange, query.get("resourceVersion"));
+            } else if (path.endsWith("/pods")) {
+                send(exchange, 200, "application/json", list);
+            } else {
+                send(exchange, 404, "application/json", ("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
+                        + "\"reason\":\"NotFound\",\"code\":404,\"message\":\"no replay for " + path + "\"}")
+                        .getBytes(StandardCharsets.UTF_8));
+            }
+        } catch (IOException gone) {
+            // the client closed its watch: that is how every watch here ends
+        }
+    }
+
+    private void go(HttpExchange exchange, double rate) throws IOException {
+        CompletableFuture<Double> stream;
+        try {
+            stream = waiting.poll(60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        if (stream == null) {
+            send(exchange, 409, "text/plain", "no watch is waiting\n".getBytes(StandardCharsets.UTF_8));
+            return;
+        }
+        stream.complete(rate);
+        send(exchange, 200, "text/plain", "go\n".getBytes(StandardCharsets.UTF_8));
+    }
+
+    private void watch(HttpExchange exchange, String rv) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(200, 0);
+        OutputStream out = exchange.getResponseBody();
+        out.flush();
+        if (listRv.equals(rv)) {
+            CompletableFuture<Double> go = new CompletableFuture<>();
+            waiting.add(go);
+            double rate;
+            try {
+                rate = go.get(10, TimeUnit.MINUTES);
+            } catch (Exception e) {
+                waiting.remove(go);
+                return;
+            }
+            if (rate <= 0) {
+                for (int from = 0; from < watch.length; from += 1 << 16) {
+                    out.write(watch, from, Math.min(1 << 16, watch.length - from));
+                }
+                out.flush();
+            } else {
+                paced(out, rate);
+            }
+        }
+        byte[] bookmark = ("{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":"
+                + "{\"resourceVersion\":\"" + finalRv + "\"}}}\n").getBytes(StandardCharsets.UTF_8);
+        while (true) {
+            LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
+            out.write(bookmark);
+            out.flush();
+        }
+    }
+
+    /** Writes event i at start + i/rate, recording when each one left, so clients can compute latency. */
+    private void paced(OutputStream out, double rate) throws IOException {
+        int events = lineStarts.length - 1;
+        long[] writes = new long[events];
+        long start = System.nanoTime();
+        for (int i = 0; i < events; i++) {
+            long due = start + (long) (i * 1e9 / rate);
+            long wait;
+            while ((wait = due - System.nanoTime()) > 0) {
+                LockSupport.parkNanos(wait);
+            }
+            writes[i] = epochMicros();
+            out.write(watch, lineStarts[i], lineStarts[i + 1] - lineStarts[i]);
+            out.flush();
+        }
+        lastWrites = writes;
+    }
+
+    static long epochMicros() {
+        java.time.Instant now = java.time.Instant.now();
+        return now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
+    }
+
+    private static void send(HttpExchange exchange, int code, String type, byte[] body) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", type);
+        exchange.sendResponseHeaders(code, body.length == 0 ? -1 : body.length);
+        if (body.length > 0) {
+            exchange.getResponseBody().write(body);
+        }
+    }
+
+    private static Map<String, String> query(String raw) {
+        Map<String, String> q = new HashMap<>();
+        if (raw != null) {
+            for (String part : raw.split("&")) {
+                int eq = part.indexOf('=');
+                q.put(eq < 0 ? part : part.substring(0, eq),
+                        eq < 0 ? "" : java.net.URLDecoder.decode(part.substring(eq + 1), StandardCharsets.UTF_8));
+            }
+        }
+        return q;
+    }
+}
