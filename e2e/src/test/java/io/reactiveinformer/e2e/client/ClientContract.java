@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
+import org.junit.jupiter.api.AfterEach;
+
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Namespace;
@@ -23,7 +25,20 @@ abstract class ClientContract {
     /** Generous: the machine is shared and the real server may be restarting. */
     static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-    abstract Backend backend();
+    private final Backend backend;
+
+    ClientContract(Backend backend) {
+        this.backend = backend;
+    }
+
+    Backend backend() {
+        return backend;
+    }
+
+    @AfterEach
+    void closeBackend() {
+        backend.close();
+    }
 
     KubernetesClient admin() {
         return backend().admin();

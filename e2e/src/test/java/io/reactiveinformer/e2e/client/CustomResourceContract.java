@@ -20,6 +20,10 @@ import tools.jackson.databind.JsonNode;
 /** The test custom resource ({@code testenv/crds/widgets.yaml}) as {@link DynamicObject}s, status subresource included. */
 abstract class CustomResourceContract extends ClientContract {
 
+    CustomResourceContract(Backend backend) {
+        super(backend);
+    }
+
     private ResourceClient<DynamicObject> widgets(String prefix) {
         return admin().resource(backend().widgets()).inNamespace(namespace(prefix));
     }

@@ -21,6 +21,10 @@ import reactor.test.StepVerifier;
 /** The typed errors: 409 Conflict, 404 NotFound, 403 Forbidden, 410 Gone. */
 abstract class ErrorContract extends ClientContract {
 
+    ErrorContract(Backend backend) {
+        super(backend);
+    }
+
     @Test
     void replaceWithAStaleVersionAndCreateOfAnExistingNameConflict() {
         ResourceClient<V1ConfigMap> maps = configMaps(namespace("conflict"));

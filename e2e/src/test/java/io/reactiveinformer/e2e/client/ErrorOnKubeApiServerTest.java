@@ -1,7 +1,5 @@
 package io.reactiveinformer.e2e.client;
 
-import org.junit.jupiter.api.AfterEach;
-
 import io.reactiveinformer.test.apiserver.KubeApiServer;
 import io.reactiveinformer.test.apiserver.KubeApiServerTest;
 
@@ -9,19 +7,7 @@ import io.reactiveinformer.test.apiserver.KubeApiServerTest;
 @KubeApiServerTest
 class ErrorOnKubeApiServerTest extends ErrorContract {
 
-    private final Backend backend;
-
     ErrorOnKubeApiServerTest(KubeApiServer env) {
-        this.backend = new KubeApiServerBackend(env);
-    }
-
-    @Override
-    Backend backend() {
-        return backend;
-    }
-
-    @AfterEach
-    void close() {
-        backend.close();
+        super(new KubeApiServerBackend(env));
     }
 }

@@ -20,6 +20,10 @@ abstract class ListContract extends ClientContract {
 
     private static final int COUNT = 25;
 
+    ListContract(Backend backend) {
+        super(backend);
+    }
+
     /** {@code cm-00} to {@code cm-24}, labelled {@code parity=even|odd} and {@code group=a|b|c} (i % 3). */
     private ResourceClient<V1ConfigMap> twentyFiveConfigMaps(String prefix) {
         ResourceClient<V1ConfigMap> maps = configMaps(namespace(prefix));

@@ -1,19 +1,9 @@
 package io.reactiveinformer.e2e.client;
 
-import org.junit.jupiter.api.AfterEach;
-
 /** {@link ListContract} against the test kit's simulated API server. */
 class ListOnSimulatedServerTest extends ListContract {
 
-    private final Backend backend = new SimulatedBackend();
-
-    @Override
-    Backend backend() {
-        return backend;
-    }
-
-    @AfterEach
-    void close() {
-        backend.close();
+    ListOnSimulatedServerTest() {
+        super(new SimulatedBackend());
     }
 }

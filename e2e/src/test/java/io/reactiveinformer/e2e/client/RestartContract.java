@@ -28,6 +28,10 @@ import reactor.test.StepVerifier;
  */
 abstract class RestartContract extends ClientContract {
 
+    RestartContract(Backend backend) {
+        super(backend);
+    }
+
     @Test
     void aWatchEndsWhenTheServerGoesDownAndResumesOrIsGoneAfterItStarts() {
         ResourceClient<V1ConfigMap> maps = configMaps(namespace("restart"));

@@ -29,6 +29,10 @@ abstract class WatchContract extends ClientContract {
 
     private static final int WATCH_SECONDS = 3;
 
+    WatchContract(Backend backend) {
+        super(backend);
+    }
+
     @Test
     void watchFromAVersionReplaysLaterChangesInOrderAndEndsNormallyAtTheTimeout() {
         ResourceClient<V1ConfigMap> maps = configMaps(namespace("watch"));

@@ -24,6 +24,10 @@ import io.reactiveinformer.client.ResourceClient;
 /** Create, get, replace, the three patch formats, server-side apply, the status subresource, delete. */
 abstract class WriteContract extends ClientContract {
 
+    WriteContract(Backend backend) {
+        super(backend);
+    }
+
     @Test
     void createGetReplaceAndDelete() {
         ResourceClient<V1ConfigMap> maps = configMaps(namespace("crud"));

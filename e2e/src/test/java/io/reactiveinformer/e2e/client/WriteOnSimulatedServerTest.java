@@ -1,19 +1,9 @@
 package io.reactiveinformer.e2e.client;
 
-import org.junit.jupiter.api.AfterEach;
-
 /** {@link WriteContract} against the test kit's simulated API server. */
 class WriteOnSimulatedServerTest extends WriteContract {
 
-    private final Backend backend = new SimulatedBackend();
-
-    @Override
-    Backend backend() {
-        return backend;
-    }
-
-    @AfterEach
-    void close() {
-        backend.close();
+    WriteOnSimulatedServerTest() {
+        super(new SimulatedBackend());
     }
 }
