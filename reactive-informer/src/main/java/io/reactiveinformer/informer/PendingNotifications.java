@@ -2,9 +2,7 @@ package io.reactiveinformer.informer;
 
 import io.kubernetes.client.common.KubernetesObject;
 import java.util.ArrayDeque;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.HashMap;
 
 /**
  * The notifications one subscriber has not received yet, held according to its {@link BufferPolicy},
@@ -96,28 +94,39 @@ abstract class PendingNotifications<T extends KubernetesObject> {
     /**
      * One slot per key, in the order keys first became pending; see {@link BufferPolicy#COALESCE} for
      * the merge rules. A slot holds a pending deletion, a pending add or update, or a deletion followed
-     * by a re-creation.
+     * by a re-creation. The order is a queue beside the map, rather than a {@code LinkedHashMap}, so
+     * that reading and removing the head allocates nothing: this runs once per notification and
+     * subscriber, the offers under the informer's fan-out lock.
      */
     static final class Coalescing<T extends KubernetesObject> extends PendingNotifications<T> {
 
         private static final class Slot<T extends KubernetesObject> {
+            final String key;
             Notification.Deleted<T> deleted;
             Notification<T> current;
+
+            Slot(String key) {
+                this.key = key;
+            }
 
             Object head() {
                 return deleted != null ? deleted : current;
             }
         }
 
-        private final LinkedHashMap<Object, Object> slots = new LinkedHashMap<>();
+        /** The pending slots and the {@link #SYNCED} marker, in order. */
+        private final ArrayDeque<Object> order = new ArrayDeque<>();
+        /** The pending slots by key. */
+        private final HashMap<String, Slot<T>> slots = new HashMap<>();
+        private boolean syncedPending;
 
         @Override
         boolean offer(Notification<T> n) {
-            @SuppressWarnings("unchecked")
-            Slot<T> slot = (Slot<T>) slots.get(n.key());
+            Slot<T> slot = slots.get(n.key());
             if (slot == null) {
-                slot = new Slot<>();
+                slot = new Slot<>(n.key());
                 slots.put(n.key(), slot);
+                order.offer(slot);
             }
             merge(slot, n);
             return true;
@@ -151,38 +160,45 @@ abstract class PendingNotifications<T extends KubernetesObject> {
 
         @Override
         void offerSynced() {
-            slots.put(SYNCED, SYNCED);
+            if (!syncedPending) {
+                syncedPending = true;
+                order.offer(SYNCED);
+            }
         }
 
         @Override
         Object peek() {
-            Iterator<Map.Entry<Object, Object>> it = slots.entrySet().iterator();
-            if (!it.hasNext()) {
-                return null;
-            }
-            Object value = it.next().getValue();
-            return value == SYNCED ? SYNCED : ((Slot<?>) value).head();
+            Object head = order.peek();
+            return head == null || head == SYNCED ? head : ((Slot<?>) head).head();
         }
 
         @Override
         void remove() {
-            Iterator<Map.Entry<Object, Object>> it = slots.entrySet().iterator();
-            Object value = it.next().getValue();
-            if (value instanceof Slot<?> slot && slot.deleted != null && slot.current != null) {
+            Object head = order.peek();
+            if (head == SYNCED) {
+                order.poll();
+                syncedPending = false;
+                return;
+            }
+            Slot<?> slot = (Slot<?>) head;
+            if (slot.deleted != null && slot.current != null) {
                 slot.deleted = null;
             } else {
-                it.remove();
+                order.poll();
+                slots.remove(slot.key);
             }
         }
 
         @Override
         int depth() {
-            return slots.containsKey(SYNCED) ? slots.size() - 1 : slots.size();
+            return slots.size();
         }
 
         @Override
         void clear() {
+            order.clear();
             slots.clear();
+            syncedPending = false;
         }
     }
 }

@@ -87,6 +87,34 @@ class PendingNotificationsTest {
     }
 
     @Test
+    void aKeyPendingAgainAfterDeliveryQueuesBehindTheKeysPendingMeanwhile() {
+        pending.offer(new Notification.Added<>("a/x", pod("1", 1), false));
+        pending.offer(new Notification.Added<>("a/y", pod("1", 2), false));
+        assertThat(((Notification<?>) pending.peek()).key()).isEqualTo("a/x");
+        pending.remove();
+        pending.offer(new Notification.Updated<>("a/x", pod("1", 1), pod("2", 3), false));
+        pending.offer(new Notification.Added<>("a/z", pod("1", 4), false));
+        assertThat(pending.depth()).isEqualTo(3);
+        assertThat(drain()).extracting(n -> ((Notification<?>) n).key()).containsExactly("a/y", "a/x", "a/z");
+        assertThat(pending.depth()).isZero();
+    }
+
+    @Test
+    void theSyncMarkerIsPendingAtMostOnceAndCanBeQueuedAgainOnceDelivered() {
+        pending.offerSynced();
+        pending.offer(new Notification.Added<>("a/x", pod("1", 1), true));
+        pending.offerSynced();
+        assertThat(pending.depth()).isEqualTo(1);
+        List<Object> out = drain();
+        assertThat(out).hasSize(2);
+        assertThat(out.get(0)).isSameAs(PendingNotifications.SYNCED);
+        assertThat(out.get(1)).isInstanceOf(Notification.Added.class);
+        pending.offerSynced();
+        assertThat(pending.peek()).isSameAs(PendingNotifications.SYNCED);
+        assertThat(pending.depth()).isZero();
+    }
+
+    @Test
     void boundedRefusesBeyondItsCapacity() {
         PendingNotifications<V1Pod> bounded = PendingNotifications.of(SubscriberOptions.defaults().bounded(2));
         assertThat(bounded.offer(new Notification.Added<>("a/1", pod("1", 1), false))).isTrue();

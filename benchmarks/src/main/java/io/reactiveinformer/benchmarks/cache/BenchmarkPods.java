@@ -8,12 +8,12 @@ import java.util.List;
 import java.util.Map;
 
 /** Small but realistic pods, built once per benchmark so that measurements exclude their allocation. */
-final class BenchmarkPods {
+public final class BenchmarkPods {
 
     private BenchmarkPods() {
     }
 
-    static V1Pod pod(int index, int namespaces, int resourceVersion) {
+    public static V1Pod pod(int index, int namespaces, int resourceVersion) {
         return new V1Pod()
                 .apiVersion("v1")
                 .kind("Pod")
@@ -28,7 +28,7 @@ final class BenchmarkPods {
                         .containers(List.of(new V1Container().name("main").image("registry.local/app:1.0"))));
     }
 
-    static String namespace(int index, int namespaces) {
+    public static String namespace(int index, int namespaces) {
         return "ns-" + (index % namespaces);
     }
 }
