@@ -316,6 +316,56 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
         deliver(out);
     }
 
+    /** {@link #next}: the slot holds a new item. */
+    static final int TAKEN = 0;
+    /** {@link #next}: the slot is parked; an item or the end is delivered to it later. */
+    static final int PARKED = 1;
+    /** {@link #next}: the slot is claimed for the end: the queue is shut down and drained. */
+    static final int DRAINED = 2;
+    /** {@link #next}: the slot was cancelled; nothing was taken. */
+    static final int CANCELLED = 3;
+
+    /**
+     * A process slot's step, under one lock: marks {@code finished} (if not null) done, then takes
+     * the next ready item into the slot when no parked demand is ahead of it, or else parks the
+     * slot. Returns {@link #TAKEN} (the slot's demand claimed, its {@code item} and
+     * {@code priority} set), {@link #PARKED}, {@link #DRAINED} (the slot's demand claimed) or
+     * {@link #CANCELLED}. Never delivers to the slot itself, so the caller's loop does not recurse;
+     * other demands served meanwhile are delivered before it returns.
+     */
+    int next(ProcessMono.Slot<T> slot, T finished) {
+        Handoffs<T> out;
+        int result;
+        synchronized (this) {
+            if (finished != null) {
+                ItemState<T> state = states.get(finished);
+                if (state != null && state.processing) {
+                    doneLocked(state);
+                }
+            }
+            out = matchLocked(null);
+            if (slot.isCancelled()) {
+                result = CANCELLED;
+            } else if (waiters.isEmpty() && ready.size() > 0) {
+                if (slot.claim()) {
+                    ItemState<T> state = takeLocked();
+                    slot.item = state.item;
+                    slot.priority = state.priority;
+                    result = TAKEN;
+                } else {
+                    result = CANCELLED;
+                }
+            } else if (shuttingDown && ready.size() == 0 && dirtyWhileProcessing == 0) {
+                result = slot.claim() ? DRAINED : CANCELLED;
+            } else {
+                waiters.addLast(slot);
+                result = PARKED;
+            }
+        }
+        deliver(out);
+        return result;
+    }
+
     /** Unparks a cancelled demand. */
     synchronized void unpark(Demand<T> demand) {
         waiters.remove(demand);

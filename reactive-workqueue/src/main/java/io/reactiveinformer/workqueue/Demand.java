@@ -51,6 +51,20 @@ abstract class Demand<T> {
     }
 
     /**
+     * Cancels from any state, {@link #DONE} included, so a demand that is reused ({@link #rearm})
+     * can be stopped between two uses; returns the state it was cancelled from, or
+     * {@link #CANCELLED} if it already was.
+     */
+    final int cancelFromAnyState() {
+        return STATE.getAndSet(this, CANCELLED);
+    }
+
+    /** Makes a done demand waiting again, for reuse; false if it was cancelled. */
+    final boolean rearm() {
+        return STATE.compareAndSet(this, DONE, WAITING);
+    }
+
+    /**
      * Receives a claimed item; called outside the queue's lock. The item is in processing: the
      * demand must see that it gets done, or release it back to the queue.
      */
