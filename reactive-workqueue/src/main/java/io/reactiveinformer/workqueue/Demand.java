@@ -20,6 +20,11 @@ abstract class Demand<T> {
 
     private volatile int state;
 
+    // the hand-off decided under the queue's lock, carried out after it (DefaultWorkQueue#deliver)
+    Demand<T> nextHandOff;
+    T handOffItem;
+    int handOffPriority;
+
     /** The queue takes this demand for an item or for the end; fails if it was cancelled. */
     final boolean claim() {
         return STATE.compareAndSet(this, WAITING, CLAIMED);
@@ -57,6 +62,14 @@ abstract class Demand<T> {
      */
     final int cancelFromAnyState() {
         return STATE.getAndSet(this, CANCELLED);
+    }
+
+    /** Records the hand-off of a claimed demand and chains it onto {@code chain}; returns this. */
+    final Demand<T> handOff(Demand<T> chain, T item, int priority) {
+        handOffItem = item;
+        handOffPriority = priority;
+        nextHandOff = chain;
+        return this;
     }
 
     /** Makes a done demand waiting again, for reuse; false if it was cancelled. */

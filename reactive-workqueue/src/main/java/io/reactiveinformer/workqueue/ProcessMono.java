@@ -276,9 +276,10 @@ final class ProcessMono<T> extends Mono<Void> {
 
         /** Resets the per-item state; must happen before the demand is completed, which publishes it. */
         private void prepare() {
+            // ordered stores suffice: the compare-and-set completing the demand publishes them
             outcome = null;
-            upstream = null;
-            settle = STARTING;
+            UPSTREAM.lazySet(this, null);
+            SETTLE.lazySet(this, STARTING);
         }
 
         // ------------------------------------------------------------ running items
@@ -304,7 +305,8 @@ final class ProcessMono<T> extends Mono<Void> {
                     queue.release(current);
                     return;
                 }
-                phase = SUBSCRIBING;
+                // a terminal signal from another thread is ordered after this by the work's own hand-off
+                PHASE.lazySet(this, SUBSCRIBING);
                 try {
                     work.subscribe(this);
                 } catch (Throwable e) {
