@@ -2,7 +2,6 @@ package io.reactiveinformer.workqueue;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Objects;
@@ -48,6 +47,11 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
     private Disposable timer;
 
     private final Sinks.Empty<Void> drainedAndDone = Sinks.empty();
+    /**
+     * Shut down, drained and nothing processing: final once true. Set under the lock, read by
+     * {@link #deliver} after it to complete {@link #drainedAndDone}.
+     */
+    private volatile boolean finished;
 
     DefaultWorkQueue(String name, Scheduler scheduler, RateLimiter<T> rateLimiter, WorkQueueMetrics.Provider metrics) {
         this.name = name;
@@ -75,7 +79,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
     public void add(T item, Priority priority) {
         Objects.requireNonNull(item, "item");
         Objects.requireNonNull(priority, "priority");
-        Handoffs<T> out;
+        Demand<T> out;
         synchronized (this) {
             if (shuttingDown) {
                 return;
@@ -237,7 +241,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
     }
 
     private void fire(long generation) {
-        Handoffs<T> out;
+        Demand<T> out;
         long next;
         long at;
         synchronized (this) {
@@ -290,7 +294,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
 
     /** Parks a demand; it is served at once if an item is ready or the queue is drained. */
     void request(Demand<T> demand) {
-        Handoffs<T> out = null;
+        Demand<T> out = null;
         T item = null;
         int priority = 0;
         synchronized (this) {
@@ -316,18 +320,72 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
         deliver(out);
     }
 
+    /** {@link #next}: the slot holds a new item. */
+    static final int TAKEN = 0;
+    /** {@link #next}: the slot is parked; an item or the end is delivered to it later. */
+    static final int PARKED = 1;
+    /** {@link #next}: the slot is claimed for the end: the queue is shut down and drained. */
+    static final int DRAINED = 2;
+    /** {@link #next}: the slot was cancelled; nothing was taken. */
+    static final int CANCELLED = 3;
+
+    /**
+     * A process slot's step, under one lock: marks {@code finished} (if not null) done, then takes
+     * the next ready item into the slot when no parked demand is ahead of it, or else parks the
+     * slot. Returns {@link #TAKEN} (the slot's demand claimed, its {@code item} and
+     * {@code priority} set), {@link #PARKED}, {@link #DRAINED} (the slot's demand claimed) or
+     * {@link #CANCELLED}. Never delivers to the slot itself, so the caller's loop does not recurse;
+     * other demands served meanwhile are delivered before it returns.
+     */
+    int next(ProcessMono.Slot<T> slot, T finished) {
+        Demand<T> out;
+        int result;
+        synchronized (this) {
+            if (finished != null) {
+                ItemState<T> state = states.get(finished);
+                if (state != null && state.processing) {
+                    doneLocked(state);
+                }
+            }
+            out = matchLocked(null);
+            if (slot.isCancelled()) {
+                result = CANCELLED;
+            } else if (waiters.isEmpty() && ready.size() > 0) {
+                if (slot.claim()) {
+                    ItemState<T> state = takeLocked();
+                    slot.item = state.item;
+                    slot.priority = state.priority;
+                    result = TAKEN;
+                } else {
+                    result = CANCELLED;
+                }
+            } else if (shuttingDown && ready.size() == 0 && dirtyWhileProcessing == 0) {
+                result = slot.claim() ? DRAINED : CANCELLED;
+            } else {
+                waiters.addLast(slot);
+                result = PARKED;
+            }
+        }
+        deliver(out);
+        return result;
+    }
+
     /** Unparks a cancelled demand. */
     synchronized void unpark(Demand<T> demand) {
         waiters.remove(demand);
     }
 
-    /** Pairs parked demands with ready items, and ends them when nothing can come any more. */
-    private Handoffs<T> matchLocked(Handoffs<T> out) {
+    /**
+     * Pairs parked demands with ready items, and ends them when nothing can come any more. The
+     * claimed demands carry their hand-off and are chained, newest first, onto {@code out}: no
+     * allocation, since a claimed demand belongs to the lock holder until it is delivered.
+     */
+    private Demand<T> matchLocked(Demand<T> out) {
         while (ready.size() > 0 && !waiters.isEmpty()) {
             Demand<T> demand = waiters.pollFirst();
             if (demand.claim()) {
                 ItemState<T> state = takeLocked();
-                out = Handoffs.item(out, demand, state.item, state.priority);
+                out = demand.handOff(out, state.item, state.priority);
             }
         }
         if (shuttingDown && ready.size() == 0) {
@@ -336,12 +394,12 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
                 Demand<T> demand;
                 while ((demand = waiters.pollFirst()) != null) {
                     if (demand.claim()) {
-                        out = Handoffs.drained(out, demand);
+                        out = demand.handOff(out, null, 0);
                     }
                 }
             }
             if (processing == 0) {
-                out = Handoffs.finished(out);
+                finished = true;
             }
         }
         return out;
@@ -361,21 +419,24 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
         return state;
     }
 
-    private void deliver(Handoffs<T> out) {
-        if (out == null) {
-            return;
+    /** Carries out the hand-offs chained by {@link #matchLocked}, in the order they were decided. */
+    private void deliver(Demand<T> out) {
+        Demand<T> inOrder = null;
+        while (out != null) {
+            Demand<T> next = out.nextHandOff;
+            out.nextHandOff = inOrder;
+            inOrder = out;
+            out = next;
         }
-        if (out.count > 0) {
-            deliverOne(out.firstDemand, out.firstItem, out.firstPriority);
+        while (inOrder != null) {
+            Demand<T> demand = inOrder;
+            inOrder = demand.nextHandOff;
+            T item = demand.handOffItem;
+            demand.nextHandOff = null;
+            demand.handOffItem = null;
+            deliverOne(demand, item, demand.handOffPriority);
         }
-        for (int i = 0; i < out.count - 1; i++) {
-            @SuppressWarnings("unchecked")
-            Demand<T> demand = (Demand<T>) out.demands[i];
-            @SuppressWarnings("unchecked")
-            T item = (T) out.items[i];
-            deliverOne(demand, item, out.priorities[i]);
-        }
-        if (out.finished) {
+        if (finished) {
             drainedAndDone.tryEmitEmpty();
         }
     }
@@ -399,7 +460,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
     @Override
     public void done(T item) {
         Objects.requireNonNull(item, "item");
-        Handoffs<T> out;
+        Demand<T> out;
         synchronized (this) {
             ItemState<T> state = states.get(item);
             if (state == null || !state.processing) {
@@ -416,7 +477,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
      * while shutting down, since it was never processed.
      */
     void release(T item) {
-        Handoffs<T> out;
+        Demand<T> out;
         synchronized (this) {
             ItemState<T> state = states.get(item);
             if (state == null || !state.processing) {
@@ -448,7 +509,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
 
     @Override
     public void shutDown() {
-        Handoffs<T> out;
+        Demand<T> out;
         Disposable cancelled;
         synchronized (this) {
             if (!shuttingDown) {
@@ -548,60 +609,5 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
     @Override
     public String toString() {
         return "WorkQueue[" + name + "]";
-    }
-
-    /**
-     * Hand-offs decided under the lock and carried out after it; allocated only when there are any,
-     * with arrays only when there is more than one.
-     */
-    static final class Handoffs<T> {
-        Demand<T> firstDemand;
-        T firstItem;
-        int firstPriority;
-        Object[] demands;
-        Object[] items;
-        int[] priorities;
-        int count;
-        boolean finished;
-
-        static <T> Handoffs<T> item(Handoffs<T> out, Demand<T> demand, T item, int priority) {
-            if (out == null) {
-                out = new Handoffs<>();
-            }
-            if (out.count == 0) {
-                out.firstDemand = demand;
-                out.firstItem = item;
-                out.firstPriority = priority;
-            } else {
-                int index = out.count - 1;
-                if (out.demands == null) {
-                    out.demands = new Object[4];
-                    out.items = new Object[4];
-                    out.priorities = new int[4];
-                } else if (index == out.demands.length) {
-                    out.demands = Arrays.copyOf(out.demands, index * 2);
-                    out.items = Arrays.copyOf(out.items, index * 2);
-                    out.priorities = Arrays.copyOf(out.priorities, index * 2);
-                }
-                out.demands[index] = demand;
-                out.items[index] = item;
-                out.priorities[index] = priority;
-            }
-            out.count++;
-            return out;
-        }
-
-        /** A demand told that the queue ended: an entry without an item. */
-        static <T> Handoffs<T> drained(Handoffs<T> out, Demand<T> demand) {
-            return item(out, demand, null, 0);
-        }
-
-        static <T> Handoffs<T> finished(Handoffs<T> out) {
-            if (out == null) {
-                out = new Handoffs<>();
-            }
-            out.finished = true;
-            return out;
-        }
     }
 }

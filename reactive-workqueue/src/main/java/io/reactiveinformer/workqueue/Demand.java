@@ -20,6 +20,11 @@ abstract class Demand<T> {
 
     private volatile int state;
 
+    // the hand-off decided under the queue's lock, carried out after it (DefaultWorkQueue#deliver)
+    Demand<T> nextHandOff;
+    T handOffItem;
+    int handOffPriority;
+
     /** The queue takes this demand for an item or for the end; fails if it was cancelled. */
     final boolean claim() {
         return STATE.compareAndSet(this, WAITING, CLAIMED);
@@ -48,6 +53,28 @@ abstract class Demand<T> {
                 return current;
             }
         }
+    }
+
+    /**
+     * Cancels from any state, {@link #DONE} included, so a demand that is reused ({@link #rearm})
+     * can be stopped between two uses; returns the state it was cancelled from, or
+     * {@link #CANCELLED} if it already was.
+     */
+    final int cancelFromAnyState() {
+        return STATE.getAndSet(this, CANCELLED);
+    }
+
+    /** Records the hand-off of a claimed demand and chains it onto {@code chain}; returns this. */
+    final Demand<T> handOff(Demand<T> chain, T item, int priority) {
+        handOffItem = item;
+        handOffPriority = priority;
+        nextHandOff = chain;
+        return this;
+    }
+
+    /** Makes a done demand waiting again, for reuse; false if it was cancelled. */
+    final boolean rearm() {
+        return STATE.compareAndSet(this, DONE, WAITING);
     }
 
     /**

@@ -6,13 +6,16 @@ import java.util.List;
 /** The largest delay of several limiters. */
 final class MaxOfRateLimiter<T> implements RateLimiter<T> {
 
-    private final List<RateLimiter<T>> limiters;
+    /** An array, not a list: {@link #forget} runs once per processed item and must not allocate an iterator. */
+    private final RateLimiter<T>[] limiters;
 
     MaxOfRateLimiter(List<RateLimiter<T>> limiters) {
         if (limiters.isEmpty()) {
             throw new IllegalArgumentException("maxOf needs at least one limiter");
         }
-        this.limiters = limiters;
+        @SuppressWarnings("unchecked")
+        RateLimiter<T>[] array = limiters.toArray(new RateLimiter[0]);
+        this.limiters = array;
     }
 
     @Override

@@ -1,8 +1,6 @@
 package io.reactiveinformer.workqueue;
 
-import java.util.ArrayDeque;
 import java.util.Objects;
-import java.util.Queue;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import java.util.function.Function;
@@ -12,15 +10,20 @@ import reactor.core.CoreSubscriber;
 import reactor.core.Exceptions;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Operators;
-import reactor.util.concurrent.Queues;
 import reactor.util.context.Context;
 
 /**
- * {@link WorkQueue#processWithOutcome}: keeps exactly as many demands parked in the queue as it
- * has free workers, so an item leaves the queue only when a worker can take it. All bookkeeping
- * runs in one serialized drain loop (reactor's work-in-progress pattern): signals from the queue
- * and from finished workers are put on an MPSC queue and whichever thread wins the loop handles
- * them, so a synchronously completing worker does not recurse into the next one.
+ * {@link WorkQueue#processWithOutcome}: {@code concurrency} worker {@link Slot slots}, each either
+ * parked in the queue as a demand or running one item's work, so an item leaves the queue only when
+ * a worker can take it.
+ *
+ * <p>A slot is allocated once and reused for every item: it is the demand parked in the queue and
+ * the subscriber of the work, like the single inner subscriber of reactor's {@code concatMap}.
+ * When an item's work terminates, the slot marks it done and takes the next ready item in one
+ * step under the queue's lock ({@link DefaultWorkQueue#next}), and runs it in a loop on the same
+ * thread: work that completes synchronously does not recurse, and a busy queue costs no hand-off
+ * per item. Only items delivered to a parked slot go through the processor's serialized
+ * hand-off loop, which keeps slots that serve each other from nesting on one stack.
  */
 final class ProcessMono<T> extends Mono<Void> {
 
@@ -48,7 +51,7 @@ final class ProcessMono<T> extends Mono<Void> {
     public void subscribe(CoreSubscriber<? super Void> actual) {
         Processor<T> processor = new Processor<>(queue, concurrency, worker, outcomes, actual);
         actual.onSubscribe(processor);
-        processor.drain();
+        processor.start();
     }
 
     static final class Processor<T> implements Subscription {
@@ -57,30 +60,29 @@ final class ProcessMono<T> extends Mono<Void> {
         private static final AtomicIntegerFieldUpdater<Processor> WIP =
                 AtomicIntegerFieldUpdater.newUpdater(Processor.class, "wip");
 
+        @SuppressWarnings("rawtypes")
+        private static final AtomicIntegerFieldUpdater<Processor> REMAINING =
+                AtomicIntegerFieldUpdater.newUpdater(Processor.class, "remaining");
+
+        @SuppressWarnings("rawtypes")
+        private static final AtomicReferenceFieldUpdater<Processor, Slot> DELIVERED =
+                AtomicReferenceFieldUpdater.newUpdater(Processor.class, Slot.class, "delivered");
+
         final DefaultWorkQueue<T> queue;
-        final int concurrency;
         final Function<? super T, ? extends Publisher<?>> worker;
         final boolean outcomes;
         final CoreSubscriber<? super Void> actual;
+        final Slot<T>[] slots;
 
-        /** Arrived {@link ItemDemand}s (with an item, or drained) and finished {@link Worker}s. */
-        final Queue<Object> signals = Queues.unboundedMultiproducer().get();
-        // for cancellation; only touched by the drain loop. No hashing: identity hash codes are
-        // costly to create once per item.
-        /** Parked demands, in parking order, which is the order the queue serves them in. */
-        final ArrayDeque<ItemDemand<T>> parkedDemands = new ArrayDeque<>();
-        /** Head of the intrusive list of running workers. */
-        Worker running;
+        /** Slots that were delivered an item while parked, waiting for the hand-off loop (a stack). */
+        volatile Slot<T> delivered;
 
         volatile int wip;
+        /** Slots that have not yet seen the end of the queue. */
+        volatile int remaining;
         volatile boolean cancelled;
 
-        // drain-loop state
-        int active;
-        int parked;
-        boolean drained;
-        boolean completed;
-
+        @SuppressWarnings("unchecked")
         Processor(
                 DefaultWorkQueue<T> queue,
                 int concurrency,
@@ -88,10 +90,25 @@ final class ProcessMono<T> extends Mono<Void> {
                 boolean outcomes,
                 CoreSubscriber<? super Void> actual) {
             this.queue = queue;
-            this.concurrency = concurrency;
             this.worker = worker;
             this.outcomes = outcomes;
             this.actual = actual;
+            this.slots = new Slot[concurrency];
+            for (int i = 0; i < concurrency; i++) {
+                slots[i] = new Slot<>(this);
+            }
+            this.remaining = concurrency;
+        }
+
+        void start() {
+            for (Slot<T> slot : slots) {
+                if (cancelled) {
+                    return;
+                }
+                if (slot.advance(null)) {
+                    slot.run();
+                }
+            }
         }
 
         @Override
@@ -101,52 +118,47 @@ final class ProcessMono<T> extends Mono<Void> {
 
         @Override
         public void cancel() {
+            if (cancelled) {
+                return;
+            }
             cancelled = true;
-            drain();
+            for (Slot<T> slot : slots) {
+                slot.cancel();
+            }
         }
 
-        void signal(Object signal) {
-            signals.offer(signal);
-            drain();
+        /** A slot saw the end of the queue; the last one completes the subscriber. */
+        void ended() {
+            if (REMAINING.decrementAndGet(this) == 0 && !cancelled) {
+                actual.onComplete();
+            }
         }
 
-        @SuppressWarnings("unchecked")
-        void drain() {
+        /**
+         * Runs a slot that was delivered an item while parked. Serialized (reactor's
+         * work-in-progress pattern): a slot delivered from within another slot's step waits for the
+         * loop instead of running on top of it.
+         */
+        void handOff(Slot<T> slot) {
+            for (;;) {
+                Slot<T> head = delivered;
+                slot.nextDelivered = head;
+                if (DELIVERED.compareAndSet(this, head, slot)) {
+                    break;
+                }
+            }
             if (WIP.getAndIncrement(this) != 0) {
                 return;
             }
             int missed = 1;
             for (;;) {
-                if (cancelled) {
-                    cancelAll();
-                } else {
-                    Object signal;
-                    while ((signal = signals.poll()) != null) {
-                        if (signal instanceof Processor.Worker) {
-                            unlink((Worker) signal);
-                            active--;
-                        } else {
-                            ItemDemand<T> demand = (ItemDemand<T>) signal;
-                            parked--;
-                            parkedDemands.remove(demand);
-                            if (demand.item == null) {
-                                drained = true;
-                            } else {
-                                start(demand.item, demand.priority);
-                            }
-                        }
-                    }
-                    while (!drained && !cancelled && active + parked < concurrency) {
-                        parked++;
-                        ItemDemand<T> demand = new ItemDemand<>(this);
-                        parkedDemands.addLast(demand);
-                        // may deliver at once, which re-enters drain() and only bumps wip
-                        queue.request(demand);
-                    }
-                    if (drained && active == 0 && parked == 0 && !completed && signals.isEmpty()) {
-                        completed = true;
-                        actual.onComplete();
-                    }
+                @SuppressWarnings("unchecked")
+                Slot<T> s = DELIVERED.getAndSet(this, null);
+                while (s != null) {
+                    Slot<T> next = s.nextDelivered;
+                    s.nextDelivered = null;
+                    s.run();
+                    s = next;
                 }
                 missed = WIP.addAndGet(this, -missed);
                 if (missed == 0) {
@@ -154,187 +166,247 @@ final class ProcessMono<T> extends Mono<Void> {
                 }
             }
         }
-
-        private void start(T item, int priority) {
-            Publisher<?> work;
-            try {
-                work = Objects.requireNonNull(worker.apply(item), "the worker function returned null");
-            } catch (Throwable e) {
-                Exceptions.throwIfJvmFatal(e);
-                work = Mono.error(e);
-            }
-            Worker w = new Worker(item, priority);
-            active++;
-            w.next = running;
-            if (running != null) {
-                running.previous = w;
-            }
-            running = w;
-            try {
-                work.subscribe(w);
-            } catch (Throwable e) {
-                // a publisher that breaks the spec by throwing must not wedge the drain loop
-                Exceptions.throwIfJvmFatal(e);
-                w.onError(e);
-            }
-        }
-
-        private void unlink(Worker w) {
-            if (w.previous != null) {
-                w.previous.next = w.next;
-            } else if (running == w) {
-                running = w.next;
-            }
-            if (w.next != null) {
-                w.next.previous = w.previous;
-            }
-            w.previous = null;
-            w.next = null;
-        }
-
-        @SuppressWarnings("unchecked")
-        private void cancelAll() {
-            // demands first: items released by cancelled workers must not flow back to them
-            ItemDemand<T> demand;
-            while ((demand = parkedDemands.pollFirst()) != null) {
-                if (demand.tryCancel() == Demand.WAITING) {
-                    queue.unpark(demand);
-                }
-            }
-            for (Worker w = running; w != null; w = w.next) {
-                w.cancel();
-            }
-            running = null;
-            Object signal;
-            while ((signal = signals.poll()) != null) {
-                if (signal instanceof ItemDemand) {
-                    T item = ((ItemDemand<T>) signal).item;
-                    if (item != null) {
-                        // handed over just before the cancellation: never started, give it back
-                        queue.release(item);
-                    }
-                }
-            }
-        }
-
-        /** Runs one item's work and settles it with the queue when the work terminates. */
-        final class Worker implements CoreSubscriber<Object> {
-
-            @SuppressWarnings("rawtypes")
-            private static final AtomicReferenceFieldUpdater<Processor.Worker, Subscription> UPSTREAM =
-                    AtomicReferenceFieldUpdater.newUpdater(Processor.Worker.class, Subscription.class, "upstream");
-
-            @SuppressWarnings("rawtypes")
-            private static final AtomicIntegerFieldUpdater<Processor.Worker> SETTLED =
-                    AtomicIntegerFieldUpdater.newUpdater(Processor.Worker.class, "settled");
-
-            final T item;
-            final int priority;
-            /** Links of the running list; only touched by the drain loop. */
-            Worker previous;
-            Worker next;
-            volatile Subscription upstream;
-            volatile int settled;
-            Outcome outcome;
-
-            Worker(T item, int priority) {
-                this.item = item;
-                this.priority = priority;
-            }
-
-            @Override
-            public Context currentContext() {
-                return actual.currentContext();
-            }
-
-            @Override
-            public void onSubscribe(Subscription s) {
-                if (Operators.setOnce(UPSTREAM, this, s)) {
-                    s.request(Long.MAX_VALUE);
-                }
-            }
-
-            @Override
-            public void onNext(Object value) {
-                if (outcomes) {
-                    outcome = (Outcome) value;
-                }
-            }
-
-            @Override
-            public void onError(Throwable e) {
-                if (settle()) {
-                    DefaultWorkQueue.LOG.warn(
-                            "work queue {}: processing {} failed; requeued with rate limiting unless shutting down",
-                            queue.name(),
-                            item,
-                            e);
-                    queue.addRateLimited(item, Priority.of(priority));
-                    finish();
-                }
-            }
-
-            @Override
-            public void onComplete() {
-                if (settle()) {
-                    Outcome o = outcome == null ? Outcome.forget() : outcome;
-                    switch (o.kind()) {
-                        case FORGET -> queue.forget(item);
-                        case REQUEUE -> queue.addRateLimited(item, Priority.of(priority));
-                        case REQUEUE_AFTER -> {
-                            queue.forget(item);
-                            queue.addAfter(item, o.delay(), Priority.of(priority));
-                        }
-                    }
-                    finish();
-                }
-            }
-
-            void cancel() {
-                if (settle()) {
-                    Operators.terminate(UPSTREAM, this);
-                    queue.release(item);
-                }
-            }
-
-            /** Exactly one of completion, error and cancellation settles the item. */
-            private boolean settle() {
-                return SETTLED.compareAndSet(this, 0, 1);
-            }
-
-            private void finish() {
-                queue.done(item);
-                signal(this);
-            }
-        }
     }
 
-    /** One free worker's wish for an item; carries the item (or null for "drained") back to the loop. */
-    static final class ItemDemand<T> extends Demand<T> {
+    /**
+     * One worker: the demand parked in the queue while it is free, and the subscriber of the work
+     * of the item it holds while it is busy. Exactly one of completion, error and cancellation
+     * settles each item ({@link #phase}).
+     */
+    static final class Slot<T> extends Demand<T> implements CoreSubscriber<Object> {
+
+        @SuppressWarnings("rawtypes")
+        private static final AtomicReferenceFieldUpdater<Slot, Subscription> UPSTREAM =
+                AtomicReferenceFieldUpdater.newUpdater(Slot.class, Subscription.class, "upstream");
+
+        @SuppressWarnings("rawtypes")
+        private static final AtomicIntegerFieldUpdater<Slot> SETTLE =
+                AtomicIntegerFieldUpdater.newUpdater(Slot.class, "settle");
+
+        @SuppressWarnings("rawtypes")
+        private static final AtomicIntegerFieldUpdater<Slot> PHASE =
+                AtomicIntegerFieldUpdater.newUpdater(Slot.class, "phase");
+
+        /** The item is held but its work not yet subscribed; only the slot may release it. */
+        static final int STARTING = 0;
+        /** The work is subscribed; whoever settles first (a signal or a cancellation) owns the item. */
+        static final int LIVE = 1;
+        /** The item's fate is decided. */
+        static final int SETTLED = 2;
+        /** Cancelled while starting: the slot releases the item instead of starting it. */
+        static final int CANCELLED_STARTING = 3;
+
+        /** Subscribing to the work; a terminal signal now is handled by the subscribing loop. */
+        static final int SUBSCRIBING = 0;
+        /** Terminated while subscribing: the loop goes on with the next item. */
+        static final int TERMINATED_INLINE = 1;
+        /** Subscribed and returned: the terminal signal goes on with the next item. */
+        static final int RUNNING = 2;
 
         final Processor<T> processor;
-        T item;
-        int priority;
+        final DefaultWorkQueue<T> queue;
 
-        ItemDemand(Processor<T> processor) {
+        /** The item held; set by the queue under its lock or on delivery, before {@link #settle} is reset. */
+        T item;
+        /** The priority the item was handed out with, kept for retries. */
+        int priority;
+        Outcome outcome;
+        volatile Subscription upstream;
+        volatile int settle = SETTLED;
+        volatile int phase;
+        /** Link in the processor's stack of delivered slots. */
+        Slot<T> nextDelivered;
+
+        Slot(Processor<T> processor) {
             this.processor = processor;
+            this.queue = processor.queue;
         }
+
+        // ------------------------------------------------------------ as a demand
 
         @Override
         void deliver(T item, int priority) {
-            if (!complete()) {
-                processor.queue.release(item);
-                return;
-            }
             this.item = item;
             this.priority = priority;
-            processor.signal(this);
+            prepare();
+            if (!complete()) {
+                queue.release(item);
+                return;
+            }
+            processor.handOff(this);
         }
 
         @Override
         void drained() {
             if (complete()) {
-                processor.signal(this);
+                processor.ended();
+            }
+        }
+
+        /**
+         * Finishes {@code finished} (if not null) and takes the next item, or parks, or sees the
+         * end. Returns true when the slot holds a new item to {@link #run}.
+         */
+        boolean advance(T finished) {
+            if (finished != null && !rearm()) {
+                // cancelled between two items
+                queue.done(finished);
+                return false;
+            }
+            switch (queue.next(this, finished)) {
+                case DefaultWorkQueue.TAKEN -> {
+                    prepare();
+                    if (complete()) {
+                        return true;
+                    }
+                    queue.release(item);
+                    return false;
+                }
+                case DefaultWorkQueue.DRAINED -> {
+                    if (complete()) {
+                        processor.ended();
+                    }
+                    return false;
+                }
+                default -> {
+                    return false;
+                }
+            }
+        }
+
+        /** Resets the per-item state; must happen before the demand is completed, which publishes it. */
+        private void prepare() {
+            // ordered stores suffice: the compare-and-set completing the demand publishes them
+            outcome = null;
+            UPSTREAM.lazySet(this, null);
+            SETTLE.lazySet(this, STARTING);
+        }
+
+        // ------------------------------------------------------------ running items
+
+        /** Runs the held item, and the next ones for as long as their work terminates inline. */
+        void run() {
+            for (;;) {
+                T current = item;
+                if (settle != STARTING) {
+                    // cancelled before it started
+                    queue.release(current);
+                    return;
+                }
+                Publisher<?> work;
+                try {
+                    work = Objects.requireNonNull(
+                            processor.worker.apply(current), "the worker function returned null");
+                } catch (Throwable e) {
+                    Exceptions.throwIfJvmFatal(e);
+                    work = Mono.error(e);
+                }
+                if (!SETTLE.compareAndSet(this, STARTING, LIVE)) {
+                    queue.release(current);
+                    return;
+                }
+                // a terminal signal from another thread is ordered after this by the work's own hand-off
+                PHASE.lazySet(this, SUBSCRIBING);
+                try {
+                    work.subscribe(this);
+                } catch (Throwable e) {
+                    // a publisher that breaks the spec by throwing must not wedge the slot
+                    Exceptions.throwIfJvmFatal(e);
+                    onError(e);
+                }
+                if (PHASE.compareAndSet(this, SUBSCRIBING, RUNNING)) {
+                    // the terminal signal (or a cancellation) takes over
+                    return;
+                }
+                if (!advance(current)) {
+                    return;
+                }
+            }
+        }
+
+        /** The item is settled with the rate limiter; done it and go on, unless the subscribing loop will. */
+        private void terminated() {
+            if (PHASE.compareAndSet(this, SUBSCRIBING, TERMINATED_INLINE)) {
+                return;
+            }
+            if (advance(item)) {
+                run();
+            }
+        }
+
+        void cancel() {
+            int from = cancelFromAnyState();
+            if (from == WAITING) {
+                queue.unpark(this);
+            } else if (from == DONE) {
+                // holding an item: starting it, running it, or between two items
+                for (;;) {
+                    int s = settle;
+                    if (s == STARTING) {
+                        if (SETTLE.compareAndSet(this, STARTING, CANCELLED_STARTING)) {
+                            return;
+                        }
+                    } else if (s == LIVE) {
+                        if (SETTLE.compareAndSet(this, LIVE, SETTLED)) {
+                            Operators.terminate(UPSTREAM, this);
+                            queue.release(item);
+                            return;
+                        }
+                    } else {
+                        return;
+                    }
+                }
+            }
+            // CLAIMED: the delivery sees the cancellation and gives the item back
+        }
+
+        // ------------------------------------------------------------ as the work's subscriber
+
+        @Override
+        public Context currentContext() {
+            return processor.actual.currentContext();
+        }
+
+        @Override
+        public void onSubscribe(Subscription s) {
+            if (Operators.setOnce(UPSTREAM, this, s)) {
+                s.request(Long.MAX_VALUE);
+            }
+        }
+
+        @Override
+        public void onNext(Object value) {
+            if (processor.outcomes) {
+                outcome = (Outcome) value;
+            }
+        }
+
+        @Override
+        public void onError(Throwable e) {
+            if (SETTLE.compareAndSet(this, LIVE, SETTLED)) {
+                DefaultWorkQueue.LOG.warn(
+                        "work queue {}: processing {} failed; requeued with rate limiting unless shutting down",
+                        queue.name(),
+                        item,
+                        e);
+                queue.addRateLimited(item, Priority.of(priority));
+                terminated();
+            }
+        }
+
+        @Override
+        public void onComplete() {
+            if (SETTLE.compareAndSet(this, LIVE, SETTLED)) {
+                Outcome o = outcome == null ? Outcome.forget() : outcome;
+                switch (o.kind()) {
+                    case FORGET -> queue.forget(item);
+                    case REQUEUE -> queue.addRateLimited(item, Priority.of(priority));
+                    case REQUEUE_AFTER -> {
+                        queue.forget(item);
+                        queue.addAfter(item, o.delay(), Priority.of(priority));
+                    }
+                }
+                terminated();
             }
         }
     }
