@@ -53,6 +53,9 @@ public final class ReplayServer {
     private final byte[] emptyList;
     private final LinkedBlockingQueue<CompletableFuture<double[]>> waiting = new LinkedBlockingQueue<>();
     private volatile String lastWrites = "";
+    private final Object barrier = new Object();
+    private int arrived;
+    private CompletableFuture<Void> released = new CompletableFuture<>();
 
     ReplayServer(Path dir) throws IOException {
         corpus = Corpus.load(dir);
@@ -108,8 +111,14 @@ public final class ReplayServer {
                 System.err.println(exchange.getRequestMethod() + " " + uri + " " + exchange.getRequestHeaders().get("Upgrade"));
             }
             if (path.equals("/go")) {
-                go(exchange, Double.parseDouble(query.getOrDefault("rate", "0")),
-                        Double.parseDouble(query.getOrDefault("count", Integer.toString(lineVersions.length))));
+                double rate = Double.parseDouble(query.getOrDefault("rate", "0"));
+                double count = Double.parseDouble(query.getOrDefault("count", Integer.toString(lineVersions.length)));
+                int together = Integer.parseInt(query.getOrDefault("together", "1"));
+                if (together > 1) {
+                    goTogether(exchange, rate, count, together);
+                } else {
+                    go(exchange, rate, count);
+                }
             } else if (path.equals("/notifications")) {
                 int events = Integer.parseInt(query.getOrDefault("count", Integer.toString(lineVersions.length)));
                 send(exchange, 200, "text/plain", (notifications(events) + "\n").getBytes(StandardCharsets.UTF_8));
@@ -161,6 +170,41 @@ public final class ReplayServer {
             return;
         }
         stream.complete(new double[] {rate, count});
+        send(exchange, 200, "text/plain", (notifications((int) Math.min(count, lineVersions.length)) + "\n")
+                .getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * {@code /go?together=K}: waits until K contenders have asked, then releases K waiting watches at
+     * once and answers all K, so contenders running side by side start their streams at the same
+     * instant (with one {@code /go} each, a contender could release another's watch first).
+     */
+    private void goTogether(HttpExchange exchange, double rate, double count, int together) throws IOException {
+        CompletableFuture<Void> mine;
+        synchronized (barrier) {
+            mine = released;
+            if (++arrived == together) {
+                arrived = 0;
+                released = new CompletableFuture<>();
+                try {
+                    for (int i = 0; i < together; i++) {
+                        CompletableFuture<double[]> stream = waiting.poll(60, TimeUnit.SECONDS);
+                        if (stream != null) {
+                            stream.complete(new double[] {rate, count});
+                        }
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                mine.complete(null);
+            }
+        }
+        try {
+            mine.get(10, TimeUnit.MINUTES);
+        } catch (Exception e) {
+            send(exchange, 409, "text/plain", "not every contender asked\n".getBytes(StandardCharsets.UTF_8));
+            return;
+        }
         send(exchange, 200, "text/plain", (notifications((int) Math.min(count, lineVersions.length)) + "\n")
                 .getBytes(StandardCharsets.UTF_8));
     }

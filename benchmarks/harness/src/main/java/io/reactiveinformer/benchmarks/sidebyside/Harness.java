@@ -73,7 +73,12 @@ public final class Harness {
          * {@code count} events; answers how many notifications (events that are not bookmarks) it carries.
          */
         public int go(double rate, int count) throws IOException, InterruptedException {
-            return Integer.parseInt(get("/go?rate=" + rate + "&count=" + count).trim());
+            return go(rate, count, 1);
+        }
+
+        /** As {@link #go(double, int)}, once {@code together} contenders have asked (they all start at once). */
+        public int go(double rate, int count, int together) throws IOException, InterruptedException {
+            return Integer.parseInt(get("/go?rate=" + rate + "&count=" + count + "&together=" + together).trim());
         }
     }
 

@@ -10,7 +10,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * The slow-handler measure: once the contender's informer is synced and its one handler has seen the
  * listed objects quickly, the handler turns slow ({@link #slow()}: it then takes {@code SLOW_HANDLER_MS}
  * per notification), the server paces {@code SLOW_RATE} events/s for {@code SLOW_SECONDS}, and used
- * heap after full GC is read at the start, every {@code SLOW_SAMPLE_SECONDS} and at the end.
+ * heap after full GC is read at the start, every {@code SLOW_SAMPLE_SECONDS} and at the end. With
+ * {@code SLOW_TOGETHER=J} the stream starts when J contenders (run side by side) are all ready.
  */
 public final class SlowHandlerRun {
 
@@ -18,6 +19,7 @@ public final class SlowHandlerRun {
     private final double rate = Double.parseDouble(Harness.env("SLOW_RATE", "200"));
     private final int seconds = Harness.envInt("SLOW_SECONDS", 300);
     private final int sampleSeconds = Harness.envInt("SLOW_SAMPLE_SECONDS", 30);
+    private final int together = Harness.envInt("SLOW_TOGETHER", 1);
     private final AtomicLong handled = new AtomicLong();
     private volatile boolean slow;
 
@@ -48,8 +50,8 @@ public final class SlowHandlerRun {
         long start = Harness.usedHeapAfterGc();
         long handledBefore = handled.get();
         slow = true;
+        int written = target.go(rate, (int) Math.ceil(rate * seconds * 100 / 99.0), together);
         long began = System.nanoTime();
-        int written = target.go(rate, (int) Math.ceil(rate * seconds * 100 / 99.0));
         StringBuilder samples = new StringBuilder("0:").append(mb(start));
         long next = sampleSeconds;
         long end = start;
