@@ -3,7 +3,7 @@
 # loopback server (its own process) to each contender (each its own process), interleaved, and writes
 # benchmarks/results/: raw.csv (every round, warm-ups flagged), raw.log, machine.txt, README.md and charts.
 #
-#   benchmarks/run.sh            full comparison (N = 1k 10k 50k 100k, 3 runs, 5 min slow handler)
+#   benchmarks/run.sh            full comparison (N = 1k 10k 50k 100k, 3 runs, 5 min slow handler; est. 22-28 min idle)
 #   benchmarks/run.sh --smoke    N = 1k 10k, 1 run, short streams: checks the harness, not a result
 #
 # Phases: matrix (time to synced, events/s, heap per object, threads with one informer, per N), latency
@@ -22,8 +22,8 @@ ROOT=$(cd .. && pwd)
 
 SIZES=${SIZES:-"1000 10000 50000 100000"}
 RUNS=${RUNS:-3}
-EVENTS=${EVENTS:-20000}
-FANOUT_SIZES=${FANOUT_SIZES:-"1000 10000"}
+EVENTS=${EVENTS:-10000}
+FANOUT_SIZES=${FANOUT_SIZES:-"10000"}
 WARMUP_N=${WARMUP_N:-1000}
 WARMUP_EVENTS=${WARMUP_EVENTS:-2000}
 SEED=${SEED:-42}
@@ -127,7 +127,7 @@ trap stop_all EXIT
 # contender NAME HANDLERS WARMUPS LABEL COMMAND...: runs one contender process against $URL and logs its RESULT lines
 contender() {
   local name=$1 subs=$2 warmups=$3 label=$4; shift 4
-  echo ">> $label $name x$subs (load $(cut -d' ' -f1 /proc/loadavg))" | tee -a "$OUT/raw.log"
+  echo ">> $label $name x$subs (load $(cut -d' ' -f1 /proc/loadavg), at $(date +%T))" | tee -a "$OUT/raw.log"
   if ! timeout "${CONTENDER_TIMEOUT:-900}" "$@" "$URL" "$subs" "$warmups" 1 2>>"$OUT/raw.log" \
       | sed "s/^RESULT /RESULT run=$RUN load=$(cut -d' ' -f1 /proc/loadavg) /" | tee -a "$OUT/raw.log"; then
     echo "!! $name x$subs failed ($label)" | tee -a "$OUT/raw.log"

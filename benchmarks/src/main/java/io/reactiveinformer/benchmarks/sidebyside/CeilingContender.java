@@ -97,7 +97,7 @@ public final class CeilingContender {
             m.put("events_per_s", Math.round(t.notifications() / (watched / 1e9)));
             int size = store.size();
             store.clear();
-            m.put("heap_bytes_per_object", (withCache - Harness.settledHeapAfterGc()) / t.objects());
+            m.put("heap_bytes_per_object", (withCache - h.heapAfterClose(round)) / t.objects());
             m.put("cached", size);
             m.put("threads", threads);
             m.put("heap_growth_per_object", (withCache - before) / t.objects());

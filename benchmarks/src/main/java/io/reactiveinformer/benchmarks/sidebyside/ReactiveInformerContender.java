@@ -30,7 +30,7 @@ public final class ReactiveInformerContender {
         for (int round = 0; round < h.rounds(); round++) {
             Harness.Target t = h.target(round);
             switch (h.mode) {
-                case MATRIX -> h.report("reactive-informer", round, matrix(h, t));
+                case MATRIX -> h.report("reactive-informer", round, matrix(h, t, round));
                 case LATENCY -> h.report("reactive-informer", round, latency(t));
                 case THREADS -> h.report("reactive-informer", round, threads(t));
                 case SLOW -> {
@@ -42,7 +42,7 @@ public final class ReactiveInformerContender {
         System.exit(0);
     }
 
-    private static Map<String, Object> matrix(Harness h, Harness.Target t) throws Exception {
+    private static Map<String, Object> matrix(Harness h, Harness.Target t, int round) throws Exception {
         long before = Harness.usedHeapAfterGc();
         KubernetesClient client = KubernetesClient.create(ClientConfig.forServer(t.server()));
         SharedInformerFactory factory = SharedInformerFactory.builder(client).build();
@@ -81,7 +81,7 @@ public final class ReactiveInformerContender {
         client.close();
         pods = null;
         factory = null;
-        m.put("heap_bytes_per_object", (withCache - Harness.settledHeapAfterGc()) / t.objects());
+        m.put("heap_bytes_per_object", (withCache - h.heapAfterClose(round)) / t.objects());
         return m;
     }
 

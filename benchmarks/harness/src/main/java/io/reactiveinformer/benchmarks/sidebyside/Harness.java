@@ -145,6 +145,14 @@ public final class Harness {
         return lowest;
     }
 
+    /**
+     * Used heap after the client of {@code round} was closed: {@link #settledHeapAfterGc()} for a
+     * measured round; one reading for a warm-up round, whose heap figures are dropped anyway.
+     */
+    public long heapAfterClose(int round) throws InterruptedException {
+        return round < warmups ? usedHeapAfterGc() : settledHeapAfterGc();
+    }
+
     /** {@code LAT_RATE}: events/s of the latency stream. */
     public static double latencyRate() {
         return Double.parseDouble(env("LAT_RATE", "5000"));

@@ -65,16 +65,16 @@ public final class Latencies {
         m.put("lat_p50_ms", percentile(latencies, 0.50) / 1e3);
         m.put("lat_p99_ms", percentile(latencies, 0.99) / 1e3);
         m.put("lat_p999_ms", percentile(latencies, 0.999) / 1e3);
-        m.put("lat_max_ms", kept == 0 ? -1 : latencies[kept - 1] / 1e3);
+        m.put("lat_max_ms", kept == 0 ? -1.0 : latencies[kept - 1] / 1e3);
         m.put("lat_samples", kept);
         m.put("lat_unmatched", unmatched);
         return m;
     }
 
-    /** Nearest-rank percentile; -1 without samples. */
+    /** Nearest-rank percentile in microseconds; -1 ms without samples. */
     static long percentile(long[] sorted, double p) {
         if (sorted.length == 0) {
-            return -1;
+            return -1000;
         }
         int rank = (int) Math.ceil(p * sorted.length);
         return sorted[Math.max(0, Math.min(sorted.length, rank) - 1)];

@@ -26,7 +26,7 @@ public final class Fabric8Contender {
         for (int round = 0; round < h.rounds(); round++) {
             Harness.Target t = h.target(round);
             Map<String, Object> m = switch (h.mode) {
-                case MATRIX -> matrix(h, t);
+                case MATRIX -> matrix(h, t, round);
                 case LATENCY -> latency(t);
                 case THREADS -> threads(t);
                 case SLOW -> slow(t);
@@ -63,7 +63,7 @@ public final class Fabric8Contender {
         };
     }
 
-    private static Map<String, Object> matrix(Harness h, Harness.Target t) throws Exception {
+    private static Map<String, Object> matrix(Harness h, Harness.Target t, int round) throws Exception {
         long before = Harness.usedHeapAfterGc();
         KubernetesClient client = client(t);
         SharedIndexInformer<Pod> pods = client.pods().inAnyNamespace().runnableInformer(0);
@@ -96,7 +96,7 @@ public final class Fabric8Contender {
         pods.close();
         client.close();
         pods = null;
-        m.put("heap_bytes_per_object", (withCache - Harness.settledHeapAfterGc()) / t.objects());
+        m.put("heap_bytes_per_object", (withCache - h.heapAfterClose(round)) / t.objects());
         return m;
     }
 

@@ -31,7 +31,7 @@ public final class OfficialJavaContender {
         for (int round = 0; round < h.rounds(); round++) {
             Harness.Target t = h.target(round);
             Map<String, Object> m = switch (h.mode) {
-                case MATRIX -> matrix(h, t);
+                case MATRIX -> matrix(h, t, round);
                 case LATENCY -> latency(t);
                 case THREADS -> threads(t);
                 case SLOW -> slow(t);
@@ -90,7 +90,7 @@ public final class OfficialJavaContender {
         api.getHttpClient().connectionPool().evictAll();
     }
 
-    private static Map<String, Object> matrix(Harness h, Harness.Target t) throws Exception {
+    private static Map<String, Object> matrix(Harness h, Harness.Target t, int round) throws Exception {
         long before = Harness.usedHeapAfterGc();
         ApiClient api = api(t);
         SharedInformerFactory factory = new SharedInformerFactory(api);
@@ -125,7 +125,7 @@ public final class OfficialJavaContender {
         close(factory, api);
         pods = null;
         factory = null;
-        m.put("heap_bytes_per_object", (withCache - Harness.settledHeapAfterGc()) / t.objects());
+        m.put("heap_bytes_per_object", (withCache - h.heapAfterClose(round)) / t.objects());
         return m;
     }
 
