@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
 # Side-by-side comparison (issue 8): replays the same pre-generated pod LIST + WATCH bytes from a
 # loopback server (its own process) to each contender (each its own process), interleaved, and writes
-# benchmarks/results/: raw.csv (every round, warm-ups flagged), raw.log, machine.txt and README.md.
+# benchmarks/results/: raw.csv (every round, warm-ups flagged), raw.log, machine.txt, README.md and charts.
 #
-#   benchmarks/run.sh            full comparison (N = 1k 10k 50k 100k, 3 runs)
-#   benchmarks/run.sh --smoke    N = 1k 10k, 1 run: checks the harness, not a result
+#   benchmarks/run.sh            full comparison (N = 1k 10k 50k 100k, 3 runs, 5 min slow handler; est. 22-28 min idle)
+#   benchmarks/run.sh --smoke    N = 1k 10k, 1 run, short streams: checks the harness, not a result
 #
-# Environment overrides: SIZES, RUNS, EVENTS (watch events per corpus), SEED, SKIP_BUILD=1,
-# JVM_FLAGS (the same for every JVM contender).
+# Phases: matrix (time to synced, events/s, heap per object, threads with one informer, per N), latency
+# (server write to handler at LAT_RATE events/s), slow handler (heap growth, all contenders at once) with
+# the threads-with-INFORMERS-informers phase run while it waits. See benchmarks/README.md.
+#
+# Environment overrides: SIZES, RUNS, EVENTS (watch events per matrix corpus), FANOUT_SIZES (sizes
+# that also run the 10-handler variants), WARMUP_N/WARMUP_EVENTS (the warm-up corpus), SEED,
+# SKIP_BUILD=1, JVM_FLAGS (the same for every JVM contender), SIDE_N (objects of the latency/slow/threads
+# corpus), LAT_RATE, LAT_COUNT, INFORMERS, SLOW_RATE, SLOW_SECONDS, SLOW_HANDLER_MS,
+# SLOW_SAMPLE_SECONDS, PHASES (any of "matrix latency slow threads"), OUT (the results directory).
 set -euo pipefail
 cd "$(dirname "$0")"
 BENCH=$PWD
@@ -15,14 +22,27 @@ ROOT=$(cd .. && pwd)
 
 SIZES=${SIZES:-"1000 10000 50000 100000"}
 RUNS=${RUNS:-3}
-EVENTS=${EVENTS:-20000}
+EVENTS=${EVENTS:-10000}
+FANOUT_SIZES=${FANOUT_SIZES:-"10000"}
+WARMUP_N=${WARMUP_N:-1000}
+WARMUP_EVENTS=${WARMUP_EVENTS:-2000}
 SEED=${SEED:-42}
+SIDE_N=${SIDE_N:-1000}
+LAT_RATE=${LAT_RATE:-5000}
+LAT_COUNT=${LAT_COUNT:-30000}
+INFORMERS=${INFORMERS:-100}
+SLOW_RATE=${SLOW_RATE:-200}
+SLOW_SECONDS=${SLOW_SECONDS:-300}
+SLOW_HANDLER_MS=${SLOW_HANDLER_MS:-500}
+SLOW_SAMPLE_SECONDS=${SLOW_SAMPLE_SECONDS:-30}
+PHASES=${PHASES:-"matrix latency slow threads"}
 MODE=full
 if [[ "${1:-}" == "--smoke" ]]; then
   SIZES=${SMOKE_SIZES:-"1000 10000"}; RUNS=1; EVENTS=${SMOKE_EVENTS:-5000}; MODE=smoke
+  LAT_COUNT=${SMOKE_LAT_COUNT:-10000}; SLOW_SECONDS=${SMOKE_SLOW_SECONDS:-40}; SLOW_SAMPLE_SECONDS=10
 fi
 JVM_FLAGS=${JVM_FLAGS:-"-Xms1g -Xmx6g -XX:+UseG1GC"}
-OUT=$BENCH/results
+OUT=${OUT:-$BENCH/results}
 JAR=$BENCH/target/benchmarks.jar
 PKG=io.reactiveinformer.benchmarks.sidebyside
 
@@ -40,6 +60,7 @@ if [[ -x "$BENCH/target/venv/bin/python" ]]; then PY=$BENCH/target/venv/bin/pyth
 mkdir -p "$OUT"
 : > "$OUT/raw.log"
 
+BEGAN=$(date +%s)
 {
   echo "mode: $MODE"
   echo "date: $(date -u +%FT%TZ)"
@@ -52,53 +73,147 @@ mkdir -p "$OUT"
   echo "contenders: reactive-informer $(git -C "$ROOT" rev-parse --short HEAD), fabric8 kubernetes-client 7.9.0, client-java 27.0.0, client-go v0.36.6"
   echo "jvm flags: $JVM_FLAGS"
   echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "sizes: $SIZES; watch events: $EVENTS; runs: $RUNS; seed: $SEED"
+  echo "matrix: sizes $SIZES; watch events $EVENTS; 10 handlers at $FANOUT_SIZES; runs $RUNS; warm-up round on N=$WARMUP_N, $WARMUP_EVENTS events; seed $SEED"
+  echo "latency: $LAT_COUNT events at $LAT_RATE/s after a sync of N=$SIDE_N, first second discarded; runs $RUNS"
+  echo "threads: $INFORMERS informers (one per namespace, empty lists); runs $RUNS"
+  echo "slow handler: $SLOW_HANDLER_MS ms per notification, $SLOW_RATE events/s for $SLOW_SECONDS s after a sync of N=$SIDE_N, heap sampled every $SLOW_SAMPLE_SECONDS s; one run, contenders concurrently"
 } > "$OUT/machine.txt"
 
-# name | command (the server URL is appended, then SUBSCRIBERS WARMUPS ITERATIONS)
-contenders() {
+OURS="java $JVM_FLAGS -cp $JAR $PKG.ReactiveInformerContender"
+F8="java $JVM_FLAGS -cp $BENCH/peers/target/peers.jar $PKG.Fabric8Contender"
+OJ="java $JVM_FLAGS -cp $BENCH/peers/target/peers.jar $PKG.OfficialJavaContender"
+# list + watch like the other contenders (the WatchListClient streaming list is not replayed)
+CG="env KUBE_FEATURE_WatchListClient=false $BENCH/client-go/target/client-go-contender"
+HAVE_PEERS=0; [[ -f "$BENCH/peers/target/peers.jar" ]] && HAVE_PEERS=1
+HAVE_GO=0; [[ -x "$BENCH/client-go/target/client-go-contender" ]] && HAVE_GO=1
+
+# name|command|handlers: every contender with an informer (the ceiling has none)
+informer_contenders() {
+  echo "reactive-informer|$OURS|$1"
+  if [[ $HAVE_PEERS == 1 ]]; then echo "fabric8|$F8|$1"; echo "official-java|$OJ|$1"; fi
+  if [[ $HAVE_GO == 1 ]]; then echo "client-go|$CG|$1"; fi
+}
+
+# the matrix at size $1: the ceiling and every contender with one handler, and with 10 at FANOUT_SIZES
+matrix_contenders() {
   echo "ceiling|java $JVM_FLAGS -cp $JAR $PKG.CeilingContender|1"
-  echo "reactive-informer|java $JVM_FLAGS -cp $JAR $PKG.ReactiveInformerContender|1"
-  echo "reactive-informer|java $JVM_FLAGS -cp $JAR $PKG.ReactiveInformerContender|10"
-  if [[ -f "$BENCH/peers/target/peers.jar" ]]; then
-    echo "fabric8|java $JVM_FLAGS -cp $BENCH/peers/target/peers.jar io.reactiveinformer.benchmarks.sidebyside.Fabric8Contender|1"
-    echo "fabric8|java $JVM_FLAGS -cp $BENCH/peers/target/peers.jar io.reactiveinformer.benchmarks.sidebyside.Fabric8Contender|10"
-    echo "official-java|java $JVM_FLAGS -cp $BENCH/peers/target/peers.jar io.reactiveinformer.benchmarks.sidebyside.OfficialJavaContender|1"
-    echo "official-java|java $JVM_FLAGS -cp $BENCH/peers/target/peers.jar io.reactiveinformer.benchmarks.sidebyside.OfficialJavaContender|10"
-  fi
-  if [[ -x "$BENCH/client-go/target/client-go-contender" ]]; then
-    # list + watch like the other contenders (the WatchListClient streaming list is not replayed)
-    echo "client-go|env KUBE_FEATURE_WatchListClient=false $BENCH/client-go/target/client-go-contender|1"
-    echo "client-go|env KUBE_FEATURE_WatchListClient=false $BENCH/client-go/target/client-go-contender|10"
+  informer_contenders 1
+  if [[ " $FANOUT_SIZES " == *" $1 "* ]]; then informer_contenders 10; fi
+}
+
+SERVER_PIDS=()
+# start_server DIR N M: generates the corpus (or keeps an identical one), starts a replay server for it
+# and sets URL
+start_server() {
+  java -cp "$JAR" $PKG.Corpus "$1" "$2" "$3" "$SEED" > /dev/null
+  local log=$1/server.log
+  java -Xmx4g -cp "$JAR" $PKG.ReplayServer "$1" > "$log" 2>&1 &
+  SERVER_PIDS+=($!)
+  for _ in $(seq 300); do grep -q listening "$log" 2>/dev/null && break; sleep 0.2; done
+  URL=$(sed -n 's/^listening //p' "$log")
+  [[ -n "$URL" ]] || { echo "replay server for $1 did not start" >&2; cat "$log" >&2; exit 1; }
+}
+stop_servers() {
+  for pid in "${SERVER_PIDS[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+  SERVER_PIDS=()
+}
+SLOW_PIDS=()
+stop_all() {
+  for pid in "${SLOW_PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  stop_servers
+}
+trap stop_all EXIT
+
+# contender NAME HANDLERS WARMUPS LABEL COMMAND...: runs one contender process against $URL and logs its RESULT lines
+contender() {
+  local name=$1 subs=$2 warmups=$3 label=$4; shift 4
+  echo ">> $label $name x$subs (load $(cut -d' ' -f1 /proc/loadavg), at $(date +%T))" | tee -a "$OUT/raw.log"
+  if ! timeout "${CONTENDER_TIMEOUT:-900}" "$@" "$URL" "$subs" "$warmups" 1 2>>"$OUT/raw.log" \
+      | sed "s/^RESULT /RESULT run=$RUN load=$(cut -d' ' -f1 /proc/loadavg) /" | tee -a "$OUT/raw.log"; then
+    echo "!! $name x$subs failed ($label)" | tee -a "$OUT/raw.log"
   fi
 }
 
-SERVER_PID=
-stop_server() { if [[ -n "$SERVER_PID" ]]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=; fi; }
-trap stop_server EXIT
-
-mapfile -t LIST < <(contenders)
-for n in $SIZES; do
-  dir=$BENCH/target/replay/n$n-m$EVENTS-s$SEED
-  java -cp "$JAR" $PKG.Corpus "$dir" "$n" "$EVENTS" "$SEED" > /dev/null
-  java -Xmx4g -cp "$JAR" $PKG.ReplayServer "$dir" > "$BENCH/target/replay-server.log" 2>&1 &
-  SERVER_PID=$!
-  for _ in $(seq 50); do grep -q listening "$BENCH/target/replay-server.log" 2>/dev/null && break; sleep 0.2; done
-  url=$(sed -n 's/^listening //p' "$BENCH/target/replay-server.log")
-  for run in $(seq "$RUNS"); do
-    count=${#LIST[@]}
-    for i in $(seq 0 $((count - 1))); do
-      # interleaved: each run starts one contender later, so no contender always runs first
-      entry=${LIST[$(((i + run - 1) % count))]}
-      IFS='|' read -r name cmd subs <<< "$entry"
-      echo ">> n=$n run=$run $name x$subs (load $(cut -d' ' -f1 /proc/loadavg))" | tee -a "$OUT/raw.log"
-      if ! timeout 900 $cmd "$url" "$subs" 1 1 2>>"$OUT/raw.log" | sed "s/^RESULT /RESULT run=$run load=$(cut -d' ' -f1 /proc/loadavg) /" | tee -a "$OUT/raw.log"; then
-        echo "!! $name x$subs failed at n=$n" | tee -a "$OUT/raw.log"
-      fi
-    done
+# interleaved NAME|COMMAND|HANDLERS entries: each run starts one contender later, so none always runs first
+interleaved() {
+  local label=$1 warmups=$2; shift 2
+  local list=("$@") count=$#
+  for i in $(seq 0 $((count - 1))); do
+    IFS='|' read -r name cmd subs <<< "${list[$(((i + RUN - 1) % count))]}"
+    contender "$name" "$subs" "$warmups" "$label run=$RUN" $cmd
   done
-  stop_server
-done
+}
+
+phase_time() { echo "phase $1: $(( $(date +%s) - $2 )) s" >> "$OUT/machine.txt"; }
+
+if [[ " $PHASES " == *" matrix "* ]]; then
+  t0=$(date +%s)
+  # warm-up rounds run on a small corpus of their own: JIT and class loading warm up just the same,
+  # and the measured round at large N does not pay for a second LIST of hundreds of MB
+  start_server "$BENCH/target/replay/n$WARMUP_N-m$WARMUP_EVENTS-s$SEED" "$WARMUP_N" "$WARMUP_EVENTS"
+  export BENCH_WARMUP_SERVER=$URL BENCH_MODE=matrix
+  for n in $SIZES; do
+    start_server "$BENCH/target/replay/n$n-m$EVENTS-s$SEED" "$n" "$EVENTS"
+    mapfile -t LIST < <(matrix_contenders "$n")
+    for RUN in $(seq "$RUNS"); do interleaved "n=$n" 1 "${LIST[@]}"; done
+    kill "${SERVER_PIDS[-1]}"; wait "${SERVER_PIDS[-1]}" 2>/dev/null || true; unset 'SERVER_PIDS[-1]'
+  done
+  stop_servers
+  unset BENCH_WARMUP_SERVER
+  phase_time matrix "$t0"
+fi
+
+# one corpus of SIDE_N objects serves the latency, slow-handler and threads phases: long enough for both streams
+SIDE_EVENTS=$(( LAT_COUNT > SLOW_RATE * SLOW_SECONDS * 100 / 99 + 200 ? LAT_COUNT : SLOW_RATE * SLOW_SECONDS * 100 / 99 + 200 ))
+if [[ " $PHASES " == *" latency "* || " $PHASES " == *" slow "* || " $PHASES " == *" threads "* ]]; then
+  start_server "$BENCH/target/replay/n$SIDE_N-m$SIDE_EVENTS-s$SEED" "$SIDE_N" "$SIDE_EVENTS"
+fi
+export LAT_RATE LAT_COUNT INFORMERS SLOW_RATE SLOW_SECONDS SLOW_HANDLER_MS SLOW_SAMPLE_SECONDS
+
+if [[ " $PHASES " == *" latency "* ]]; then
+  t0=$(date +%s)
+  mapfile -t LIST < <(echo "ceiling|java $JVM_FLAGS -cp $JAR $PKG.CeilingContender|1"; informer_contenders 1)
+  # no warm-up round: the first second of the paced stream is discarded instead
+  export BENCH_MODE=latency
+  for RUN in $(seq "$RUNS"); do interleaved latency 0 "${LIST[@]}"; done
+  phase_time latency "$t0"
+fi
+
+if [[ " $PHASES " == *" slow "* ]]; then
+  t0=$(date +%s)
+  # every slow-handler contender at once: the phase measures memory at a rate every contender sustains,
+  # not speed, and five 5-minute runs one after the other would not fit the time budget
+  RUN=1
+  export BENCH_MODE=slow
+  mapfile -t LIST < <(informer_contenders 1; echo "reactive-informer-unbounded|env OUR_POLICY=unbounded $OURS|1")
+  # their streams start together once every one of them is synced (the server's /go?together=)
+  export SLOW_TOGETHER=${#LIST[@]}
+  for entry in "${LIST[@]}"; do
+    IFS='|' read -r name cmd subs <<< "$entry"
+    CONTENDER_TIMEOUT=$((SLOW_SECONDS + 300)) contender "$name" 1 0 "slow" $cmd \
+      > "$BENCH/target/slow-$name.log" &
+    SLOW_PIDS+=($!)
+  done
+fi
+
+if [[ " $PHASES " == *" threads "* ]]; then
+  t1=$(date +%s)
+  # while the slow handlers wait: a thread count does not depend on CPU time
+  mapfile -t LIST < <(informer_contenders 1)
+  export BENCH_MODE=threads
+  for RUN in $(seq "$RUNS"); do interleaved threads 0 "${LIST[@]}"; done
+  phase_time threads "$t1"
+fi
+
+if [[ ${#SLOW_PIDS[@]} -gt 0 ]]; then
+  for pid in "${SLOW_PIDS[@]}"; do wait "$pid" || true; done
+  SLOW_PIDS=()
+  cat "$BENCH"/target/slow-*.log
+  phase_time "slow handler (threads included)" "$t0"
+fi
+stop_servers
+
 echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT/machine.txt"
+echo "total: $(( $(date +%s) - BEGAN )) s" >> "$OUT/machine.txt"
 "$PY" "$BENCH/summarize.py" "$OUT"
 echo "results in $OUT"

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Turns the RESULT lines of results/raw.log into results/raw.csv and the Markdown table
+"""Turns the RESULT lines of results/raw.log into results/raw.csv and the Markdown tables of
 results/README.md (medians of the measured rounds, warm-ups dropped, and each contender's ratio to
-this library with the same number of handlers). Draws PNG charts when matplotlib is importable."""
+this library with the same number of handlers): the matrix measures per N, then latency, threads with
+many informers and heap growth with a slow handler. Draws PNG charts when matplotlib is importable."""
 import csv
 import statistics
 import sys
@@ -43,10 +44,41 @@ def parse(out):
     return rows
 
 
+# mode -> (title, note, [(field, column title, ratio?)])
+SIDE_TABLES = {
+    "latency": ("Latency from the server's write to the handler (ms, lower is better)",
+                "One handler; the server paces the watch at `lat_rate` events/s and stamps each write (system "
+                "clock, epoch µs); the handler stamps each notification with the same clock; matched by "
+                "resourceVersion; the first second of the stream is discarded. p99.9 and max are medians too; "
+                "every run's values are in `raw.csv`. A contender that cannot sustain the rate queues, and its "
+                "latency grows with the stream: compare with its events/s above. The ceiling decodes only.",
+                [("lat_p50_ms", "p50", True), ("lat_p99_ms", "p99", True), ("lat_p999_ms", "p99.9", False),
+                 ("lat_max_ms", "max", False), ("lat_samples", "samples", False)]),
+    "threads": ("Threads alive with many informers (lower is better)",
+                "`informers` pod informers, one per namespace (the server answers empty lists and only bookmarks), "
+                "each with one handler, counted 2 s after all are synced. JVM: live threads; Go: OS threads "
+                "(goroutines alongside). The official client's factory keeps one informer per type, so it gets "
+                "one factory per namespace.",
+                [("informers", "informers", False), ("threads_informers", "threads", True),
+                 ("goroutines_informers", "goroutines", False)]),
+    "slow": ("Heap growth with one handler 100× slower than the event rate (MB, lower is better)",
+             "One handler taking `slow_handler_ms` per notification while the server paces `slow_rate` events/s "
+             "for `slow_seconds`; used heap after full GC (Go: HeapInuse after GC) when the stream starts and "
+             "when it ends; the samples in between are in `raw.csv` and the chart. All contenders run at "
+             "the same time (one run). This library is measured with its default subscriber options "
+             "(`BufferPolicy.COALESCE`: at most one pending notification per object key, so its memory is bounded "
+             "by the number of objects) and, as `reactive-informer-unbounded`, with `BufferPolicy.UNBOUNDED`, "
+             "the peers' behaviour (every notification queued).",
+             [("policy", "policy", None), ("slow_heap_start_mb", "heap at start", False),
+              ("slow_heap_end_mb", "heap at end", False), ("slow_heap_growth_mb", "growth", True),
+              ("slow_handled", "handled", False)]),
+}
+
+
 def medians(rows):
     by = defaultdict(list)
     for r in rows:
-        if r.get("warmup") == "true":
+        if r.get("warmup") == "true" or r.get("mode", "matrix") != "matrix":
             continue
         for m, _, _ in MEASURES:
             if m in r:
@@ -58,8 +90,55 @@ def fmt(v):
     return f"{v:,.0f}" if abs(v) >= 100 else f"{v:,.1f}"
 
 
+def side_medians(rows, mode):
+    """(field, contender, handlers) -> median over the measured rounds of one side mode."""
+    by = defaultdict(list)
+    for r in rows:
+        if r.get("mode") != mode or r.get("warmup") == "true":
+            continue
+        for field, _, _ in SIDE_TABLES[mode][2]:
+            if field in r:
+                try:
+                    by[(field, r["contender"], int(r["subscribers"]))].append(float(r[field]))
+                except ValueError:
+                    by[(field, r["contender"], int(r["subscribers"]))].append(r[field])
+    return {k: (statistics.median(v) if isinstance(v[0], float) else v[0], len(v)) for k, v in by.items()}
+
+
+def side_tables(rows):
+    lines = []
+    for mode, (title, note, fields) in SIDE_TABLES.items():
+        med = side_medians(rows, mode)
+        contenders = sorted({(c, s) for (_, c, s) in med}, key=lambda cs: (not cs[0].startswith(OURS), cs))
+        if not contenders:
+            continue
+        shown = [f for f in fields if any(k[0] == f[0] for k in med)]
+        lines += [f"### {title}", "", note, "",
+                  "| contender | runs | " + " | ".join(t for _, t, _ in shown) + " |",
+                  "|---|---:|" + "---:|" * len(shown)]
+        for c, s in contenders:
+            runs = max(v[1] for k, v in med.items() if k[1] == c and k[2] == s)
+            cells = []
+            for field, _, ratio in shown:
+                v = med.get((field, c, s))
+                if v is None:
+                    cells.append("–")
+                    continue
+                if ratio is None:
+                    cells.append(str(v[0]))
+                    continue
+                ours = med.get((field, OURS, s))
+                text = fmt(v[0])
+                if ratio and c != OURS and ours and ours[0] > 0 and v[0] > 0:
+                    text += f" ({v[0] / ours[0]:.2f}× ours)"
+                cells.append(text)
+            lines.append(f"| {c} | {runs} | " + " | ".join(cells) + " |")
+        lines.append("")
+    return "\n".join(lines)
+
+
 def table(med, rows):
-    sizes = sorted({int(r["n"]) for r in rows})
+    sizes = sorted({int(r["n"]) for r in rows if r.get("mode", "matrix") == "matrix"})
     lines = []
     for m, title, higher in MEASURES:
         series = sorted({(c, s) for (mm, c, s, _) in med if mm == m}, key=lambda cs: (cs[0] != OURS, cs))
@@ -84,7 +163,7 @@ def table(med, rows):
     return "\n".join(lines)
 
 
-def charts(med, out):
+def charts(med, rows, out):
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -110,6 +189,49 @@ def charts(med, out):
         fig.savefig(out / name, dpi=110)
         plt.close(fig)
         made.append(name)
+    made += side_charts(plt, rows, out)
+    return made
+
+
+def side_charts(plt, rows, out):
+    made = []
+    lat = side_medians(rows, "latency")
+    contenders = sorted({c for (_, c, _) in lat}, key=lambda c: (c != OURS, c))
+    if contenders:
+        fig, ax = plt.subplots(figsize=(8, 5))
+        pcts = [("lat_p50_ms", "p50"), ("lat_p99_ms", "p99"), ("lat_p999_ms", "p99.9")]
+        width = 0.8 / len(pcts)
+        for j, (field, label) in enumerate(pcts):
+            ax.bar([i + j * width for i in range(len(contenders))],
+                   [max(lat.get((field, c, 1), (0, 0))[0], 1e-3) for c in contenders], width, label=label)
+        ax.set_xticks([i + width for i in range(len(contenders))])
+        ax.set_xticklabels(contenders, fontsize=8)
+        ax.set_yscale("log")
+        ax.set_ylabel("ms from server write to handler")
+        rate = next((r.get("lat_rate") for r in rows if r.get("mode") == "latency"), "?")
+        ax.set_title(f"Latency percentiles at {float(rate):,.0f} events/s (lower is better)")
+        ax.grid(True, axis="y", alpha=0.3)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(out / "latency_percentiles.png", dpi=110)
+        plt.close(fig)
+        made.append("latency_percentiles.png")
+    slow = [r for r in rows if r.get("mode") == "slow" and "slow_heap_samples_mb" in r]
+    if slow:
+        fig, ax = plt.subplots(figsize=(8, 5))
+        for r in sorted(slow, key=lambda r: (r["contender"] != OURS, r["contender"])):
+            pts = [p.split(":") for p in r["slow_heap_samples_mb"].split(",")]
+            ax.plot([float(t) for t, _ in pts], [float(v) for _, v in pts], marker="o",
+                    label=f"{r['contender']} ({r.get('policy', '?')})")
+        ax.set_xlabel("seconds since the stream started")
+        ax.set_ylabel("used heap after GC (MB)")
+        ax.set_title(f"Heap with a {slow[0].get('slow_handler_ms', '?')} ms handler at {slow[0].get('slow_rate', '?')} events/s")
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(out / "slow_handler_heap.png", dpi=110)
+        plt.close(fig)
+        made.append("slow_handler_heap.png")
     return made
 
 
@@ -118,14 +240,14 @@ def main():
     rows = parse(out)
     med = medians(rows)
     machine = (out / "machine.txt").read_text() if (out / "machine.txt").exists() else ""
-    made = charts(med, out)
+    made = charts(med, rows, out)
     text = ["# Side-by-side results", ""]
     if "mode: smoke" in machine:
         text += ["**Smoke run**: small N, one run, taken on a shared and loaded machine. It shows the harness "
                  "works; it is not a result to quote.", ""]
     text += ["Medians of the measured rounds (warm-up rounds dropped; all rounds are in `raw.csv`). "
              "Ratios are the contender's value divided by this library's with the same number of handlers.", "",
-             "```", machine.strip(), "```", "", table(med, rows)]
+             "```", machine.strip(), "```", "", table(med, rows), side_tables(rows)]
     text += [f"![{n}]({n})" for n in made]
     (out / "README.md").write_text("\n".join(text) + "\n")
 

@@ -6,11 +6,17 @@
 //
 // Synced is polled every millisecond (cache.WaitForCacheSync polls every 100 ms, which would hide
 // the real time). Heap is Go's HeapInuse after runtime.GC, with the informer minus without it.
+//
+// The environment picks the measure as for the JVM contenders (see Harness.java): BENCH_MODE
+// (matrix, latency, threads, slow), BENCH_WARMUP_SERVER, LAT_RATE, LAT_COUNT, INFORMERS, SLOW_RATE,
+// SLOW_SECONDS, SLOW_HANDLER_MS, SLOW_SAMPLE_SECONDS, SLOW_TOGETHER.
 package main
 
 import (
 	"bufio"
 	"fmt"
+	"math"
+	"sort"
 	"io"
 	"net/http"
 	"os"
@@ -21,6 +27,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	v1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -99,61 +106,297 @@ func arg(i int, def int) int {
 	return def
 }
 
-func main() {
-	server := os.Args[1]
-	subscribers, warmups, iterations := arg(2, 1), arg(3, 1), arg(4, 1)
-	corpus := map[string]string{}
+func env(name, otherwise string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return otherwise
+}
+
+func envFloat(name string, otherwise float64) float64 {
+	v, err := strconv.ParseFloat(env(name, ""), 64)
+	if err != nil {
+		return otherwise
+	}
+	return v
+}
+
+// target is one replay server and the corpus it serves.
+type target struct {
+	server                 string
+	corpus                 map[string]string
+	objects, notifications int64
+}
+
+func newTarget(server string) *target {
+	t := &target{server: server, corpus: map[string]string{}}
 	for _, line := range strings.Split(get(server+"/corpus"), "\n") {
 		if k, v, ok := strings.Cut(line, "="); ok {
-			corpus[k] = v
+			t.corpus[k] = v
 		}
 	}
-	objects, _ := strconv.ParseInt(corpus["n"], 10, 64)
-	notifications, _ := strconv.ParseInt(corpus["notifications"], 10, 64)
+	t.objects, _ = strconv.ParseInt(t.corpus["n"], 10, 64)
+	t.notifications, _ = strconv.ParseInt(t.corpus["notifications"], 10, 64)
+	return t
+}
 
-	for round := 0; round < warmups+iterations; round++ {
-		clientset := kubernetes.NewForConfigOrDie(&rest.Config{Host: server})
-		factory := informers.NewSharedInformerFactory(clientset, 0)
-		pods := factory.Core().V1().Pods().Informer()
-		c := newCounters(subscribers, objects, notifications)
-		for s := 0; s < subscribers; s++ {
-			h := s
-			if _, err := pods.AddEventHandler(cache.ResourceEventHandlerFuncs{
-				AddFunc:    func(any) { c.count(h) },
-				UpdateFunc: func(any, any) { c.count(h) },
-				DeleteFunc: func(any) { c.count(h) },
-			}); err != nil {
-				panic(err)
-			}
+// notificationsIn is how many of the first count events are notifications (not bookmarks).
+func (t *target) notificationsIn(count int) int64 {
+	n, _ := strconv.ParseInt(strings.TrimSpace(get(fmt.Sprintf("%s/notifications?count=%d", t.server, count))), 10, 64)
+	return n
+}
+
+// goStream releases the waiting watch with its first count events (full speed when rate is 0).
+func (t *target) goStream(rate float64, count int) {
+	t.goTogether(rate, count, 1)
+}
+
+// goTogether is goStream once together contenders have asked (their streams start at once).
+func (t *target) goTogether(rate float64, count, together int) {
+	get(fmt.Sprintf("%s/go?rate=%g&count=%d&together=%d", t.server, rate, count, together))
+}
+
+// podOf is the newest object a handler is told of.
+func podOf(obj any) *v1.Pod {
+	switch o := obj.(type) {
+	case *v1.Pod:
+		return o
+	case cache.DeletedFinalStateUnknown:
+		if p, ok := o.Obj.(*v1.Pod); ok {
+			return p
 		}
-		stop := make(chan struct{})
-		start := time.Now()
-		factory.Start(stop)
-		for !pods.HasSynced() {
+	}
+	return nil
+}
+
+func handlerOf(seen func(*v1.Pod)) cache.ResourceEventHandlerFuncs {
+	return cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(o any) { seen(podOf(o)) },
+		UpdateFunc: func(_, o any) { seen(podOf(o)) },
+		DeleteFunc: func(o any) { seen(podOf(o)) },
+	}
+}
+
+func waitSynced(informers ...cache.SharedIndexInformer) {
+	for _, i := range informers {
+		for !i.HasSynced() {
 			time.Sleep(time.Millisecond)
 		}
-		synced := time.Since(start)
-		if got := len(pods.GetStore().ListKeys()); int64(got) != objects {
-			panic(fmt.Sprintf("cache holds %d of %d", got, objects))
-		}
-		c.listedWG.Wait()
-		delivered := time.Since(start)
-		withCache := heapInUse()
-		threads := osThreads()
-		goroutines := runtime.NumGoroutine()
-		watchStart := time.Now()
-		get(server + "/go?rate=0")
-		c.allWG.Wait()
-		watched := time.Since(watchStart)
-		cached := len(pods.GetStore().ListKeys())
-		close(stop)
-		factory.Shutdown()
-		pods, factory, clientset = nil, nil, nil
-		released := heapInUse()
-		fmt.Printf("RESULT contender=client-go subscribers=%d n=%d m=%s round=%d warmup=%t synced_ms=%.3f "+
-			"listed_to_handlers_ms=%.3f events_per_s=%d threads=%d goroutines=%d cached=%d heap_bytes_per_object=%d\n",
-			subscribers, objects, corpus["m"], round, round < warmups, float64(synced.Microseconds())/1000,
-			float64(delivered.Microseconds())/1000, int64(float64(notifications)/watched.Seconds()), threads,
-			goroutines, cached, (withCache-released)/objects)
 	}
+}
+
+func main() {
+	subscribers, warmups, iterations := arg(2, 1), arg(3, 1), arg(4, 1)
+	main := newTarget(os.Args[1])
+	warm := main
+	if w := os.Getenv("BENCH_WARMUP_SERVER"); w != "" {
+		warm = newTarget(w)
+	}
+	mode := env("BENCH_MODE", "matrix")
+	for round := 0; round < warmups+iterations; round++ {
+		t := main
+		if round < warmups {
+			t = warm
+		}
+		var fields string
+		switch mode {
+		case "matrix":
+			fields = matrix(t, subscribers)
+		case "latency":
+			fields = latency(t)
+		case "threads":
+			fields = threads(t)
+		case "slow":
+			fields = slow(t)
+		default:
+			panic("unknown BENCH_MODE " + mode)
+		}
+		fmt.Printf("RESULT contender=client-go subscribers=%d mode=%s n=%d m=%s round=%d warmup=%t %s\n",
+			subscribers, mode, t.objects, t.corpus["m"], round, round < warmups, fields)
+	}
+}
+
+func podInformer(t *target, namespace string) (informers.SharedInformerFactory, cache.SharedIndexInformer) {
+	clientset := kubernetes.NewForConfigOrDie(&rest.Config{Host: t.server})
+	factory := informers.NewSharedInformerFactoryWithOptions(clientset, 0, informers.WithNamespace(namespace))
+	return factory, factory.Core().V1().Pods().Informer()
+}
+
+func matrix(t *target, subscribers int) string {
+	factory, pods := podInformer(t, "")
+	c := newCounters(subscribers, t.objects, t.notifications)
+	for s := 0; s < subscribers; s++ {
+		h := s
+		if _, err := pods.AddEventHandler(handlerOf(func(*v1.Pod) { c.count(h) })); err != nil {
+			panic(err)
+		}
+	}
+	stop := make(chan struct{})
+	start := time.Now()
+	factory.Start(stop)
+	waitSynced(pods)
+	synced := time.Since(start)
+	if got := len(pods.GetStore().ListKeys()); int64(got) != t.objects {
+		panic(fmt.Sprintf("cache holds %d of %d", got, t.objects))
+	}
+	c.listedWG.Wait()
+	delivered := time.Since(start)
+	withCache := heapInUse()
+	threads := osThreads()
+	goroutines := runtime.NumGoroutine()
+	watchStart := time.Now()
+	t.goStream(0, math.MaxInt32)
+	c.allWG.Wait()
+	watched := time.Since(watchStart)
+	cached := len(pods.GetStore().ListKeys())
+	close(stop)
+	factory.Shutdown()
+	pods, factory = nil, nil
+	released := heapInUse()
+	return fmt.Sprintf("synced_ms=%.3f listed_to_handlers_ms=%.3f events_per_s=%d threads=%d goroutines=%d cached=%d heap_bytes_per_object=%d",
+		float64(synced.Microseconds())/1000, float64(delivered.Microseconds())/1000,
+		int64(float64(t.notifications)/watched.Seconds()), threads, goroutines, cached, (withCache-released)/t.objects)
+}
+
+func latency(t *target) string {
+	rate := envFloat("LAT_RATE", 5000)
+	count := int(envFloat("LAT_COUNT", 30000))
+	expected := t.notificationsIn(count)
+	factory, pods := podInformer(t, "")
+	c := newCounters(1, t.objects, expected)
+	versions := make([]string, 0, expected)
+	times := make([]int64, 0, expected)
+	var listed atomic.Bool
+	if _, err := pods.AddEventHandler(handlerOf(func(p *v1.Pod) {
+		if listed.Load() && p != nil {
+			times = append(times, time.Now().UnixMicro())
+			versions = append(versions, p.ResourceVersion)
+		}
+		c.count(0)
+	})); err != nil {
+		panic(err)
+	}
+	stop := make(chan struct{})
+	factory.Start(stop)
+	waitSynced(pods)
+	c.listedWG.Wait()
+	listed.Store(true)
+	t.goStream(rate, count)
+	c.allWG.Wait()
+	written := map[string]int64{}
+	first := int64(math.MaxInt64)
+	for _, line := range strings.Split(get(t.server+"/writes"), "\n") {
+		if rv, at, ok := strings.Cut(line, " "); ok {
+			w, _ := strconv.ParseInt(at, 10, 64)
+			written[rv] = w
+			first = min(first, w)
+		}
+	}
+	var lat []int64
+	unmatched := 0
+	for i, rv := range versions {
+		w, ok := written[rv]
+		if !ok {
+			unmatched++
+		} else if w >= first+1_000_000 {
+			lat = append(lat, times[i]-w)
+		}
+	}
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	close(stop)
+	factory.Shutdown()
+	maxLat := int64(-1000)
+	if len(lat) > 0 {
+		maxLat = lat[len(lat)-1]
+	}
+	return fmt.Sprintf("lat_p50_ms=%.3f lat_p99_ms=%.3f lat_p999_ms=%.3f lat_max_ms=%.3f lat_samples=%d lat_unmatched=%d lat_rate=%g",
+		float64(percentile(lat, 0.50))/1e3, float64(percentile(lat, 0.99))/1e3, float64(percentile(lat, 0.999))/1e3,
+		float64(maxLat)/1e3, len(lat), unmatched, rate)
+}
+
+// percentile is the nearest-rank percentile of sorted values; -1000 (-1 ms) without values, as the JVM side.
+func percentile(sorted []int64, p float64) int64 {
+	if len(sorted) == 0 {
+		return -1000
+	}
+	rank := int(math.Ceil(p * float64(len(sorted))))
+	return sorted[max(0, min(len(sorted), rank)-1)]
+}
+
+func threads(t *target) string {
+	n := int(envFloat("INFORMERS", 100))
+	clientset := kubernetes.NewForConfigOrDie(&rest.Config{Host: t.server})
+	stop := make(chan struct{})
+	var factories []informers.SharedInformerFactory
+	var all []cache.SharedIndexInformer
+	for i := 0; i < n; i++ {
+		factory := informers.NewSharedInformerFactoryWithOptions(clientset, 0, informers.WithNamespace(fmt.Sprintf("bench-%d", i)))
+		pods := factory.Core().V1().Pods().Informer()
+		if _, err := pods.AddEventHandler(handlerOf(func(*v1.Pod) {})); err != nil {
+			panic(err)
+		}
+		factories = append(factories, factory)
+		all = append(all, pods)
+	}
+	for _, f := range factories {
+		f.Start(stop)
+	}
+	waitSynced(all...)
+	time.Sleep(2 * time.Second)
+	threads, goroutines := osThreads(), runtime.NumGoroutine()
+	close(stop)
+	for _, f := range factories {
+		f.Shutdown()
+	}
+	return fmt.Sprintf("informers=%d threads_informers=%d goroutines_informers=%d", n, threads, goroutines)
+}
+
+func mb(bytes int64) string {
+	return fmt.Sprintf("%.1f", float64(bytes)/1048576)
+}
+
+func slow(t *target) string {
+	rate := envFloat("SLOW_RATE", 200)
+	seconds := int(envFloat("SLOW_SECONDS", 300))
+	handlerMs := int(envFloat("SLOW_HANDLER_MS", 500))
+	sample := int(envFloat("SLOW_SAMPLE_SECONDS", 30))
+	factory, pods := podInformer(t, "")
+	c := newCounters(1, t.objects, 0)
+	var isSlow atomic.Bool
+	var handled atomic.Int64
+	if _, err := pods.AddEventHandler(handlerOf(func(*v1.Pod) {
+		if isSlow.Load() {
+			time.Sleep(time.Duration(handlerMs) * time.Millisecond)
+		}
+		handled.Add(1)
+		c.count(0)
+	})); err != nil {
+		panic(err)
+	}
+	stop := make(chan struct{})
+	factory.Start(stop)
+	waitSynced(pods)
+	c.listedWG.Wait()
+	start := heapInUse()
+	before := handled.Load()
+	isSlow.Store(true)
+	t.goTogether(rate, int(math.Ceil(rate*float64(seconds)*100/99)), int(envFloat("SLOW_TOGETHER", 1)))
+	began := time.Now()
+	samples := "0:" + mb(start)
+	end := start
+	for next := sample; ; next += sample {
+		at := min(next, seconds)
+		time.Sleep(time.Until(began.Add(time.Duration(at) * time.Second)))
+		end = heapInUse()
+		samples += fmt.Sprintf(",%d:%s", at, mb(end))
+		if at >= seconds {
+			break
+		}
+	}
+	sent := min(int64(rate*float64(seconds)), t.notificationsIn(int(math.Ceil(rate*float64(seconds)*100/99))))
+	result := fmt.Sprintf("slow_heap_start_mb=%s slow_heap_end_mb=%s slow_heap_growth_mb=%s slow_seconds=%d slow_rate=%g "+
+		"slow_handler_ms=%d slow_notifications_sent=%d slow_handled=%d slow_heap_samples_mb=%s policy=unbounded",
+		mb(start), mb(end), mb(end-start), seconds, rate, handlerMs, sent, handled.Load()-before, samples)
+	close(stop)
+	return result
 }

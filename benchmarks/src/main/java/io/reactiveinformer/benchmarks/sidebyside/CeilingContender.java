@@ -17,7 +17,9 @@ import tools.jackson.databind.ObjectReader;
 /**
  * The ceiling: the same bytes over the same loopback HTTP, decoded by Jackson 3 into the same
  * {@code V1Pod} models and kept in a plain map by key, on one thread, with no informer, queue or
- * handler. Arguments as {@link ReactiveInformerContender} (subscribers are ignored).
+ * handler. Arguments as {@link ReactiveInformerContender} (subscribers are ignored). Takes part in the
+ * matrix and the latency measures (where it shows what decoding alone costs); without an informer it
+ * has no threads-per-informer or slow-handler measure.
  */
 public final class CeilingContender {
 
@@ -33,12 +35,20 @@ public final class CeilingContender {
         ObjectReader listReader = json.mapper().readerFor(V1PodList.class);
         ObjectReader eventReader = json.mapper().readerFor(Event.class);
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        String rv = h.corpus.getProperty("listResourceVersion");
+        if (h.mode != Harness.Mode.MATRIX && h.mode != Harness.Mode.LATENCY) {
+            throw new IllegalArgumentException("the ceiling has no informer to measure in mode " + h.mode);
+        }
         for (int round = 0; round < h.rounds(); round++) {
+            Harness.Target t = h.target(round);
+            String rv = t.corpus().getProperty("listResourceVersion");
+            boolean latency = h.mode == Harness.Mode.LATENCY;
+            int count = latency ? Harness.latencyCount() : Integer.MAX_VALUE;
+            int expected = latency ? t.notificationsIn(count) : t.notifications();
+            Latencies latencies = new Latencies(latency ? expected : 0);
             long before = Harness.usedHeapAfterGc();
             Map<String, V1Pod> store = new HashMap<>();
             long start = System.nanoTime();
-            try (InputStream in = http.send(HttpRequest.newBuilder(h.server.resolve("/api/v1/pods")).build(),
+            try (InputStream in = http.send(HttpRequest.newBuilder(t.server().resolve("/api/v1/pods")).build(),
                     HttpResponse.BodyHandlers.ofInputStream()).body()) {
                 V1PodList list = listReader.readValue(in);
                 for (V1Pod pod : list.getItems()) {
@@ -49,15 +59,18 @@ public final class CeilingContender {
             long withCache = Harness.usedHeapAfterGc();
             int threads = Harness.liveThreads();
             CompletableFuture<HttpResponse<InputStream>> watch = http.sendAsync(HttpRequest.newBuilder(
-                    h.server.resolve("/api/v1/pods?watch=true&allowWatchBookmarks=true&resourceVersion=" + rv)).build(),
+                    t.server().resolve("/api/v1/pods?watch=true&allowWatchBookmarks=true&resourceVersion=" + rv)).build(),
                     HttpResponse.BodyHandlers.ofInputStream());
             InputStream body = watch.join().body();
             long watchStart = System.nanoTime();
-            h.go(0);
+            t.go(latency ? Harness.latencyRate() : 0, count);
             int seen = 0;
             try (MappingIterator<Event> events = eventReader.readValues(body)) {
-                while (seen < h.notifications && events.hasNext()) {
+                while (seen < expected && events.hasNext()) {
                     Event e = events.next();
+                    if (latency && !"BOOKMARK".equals(e.type)) {
+                        latencies.record(e.object.getMetadata().getResourceVersion());
+                    }
                     switch (e.type) {
                         case "ADDED", "MODIFIED" -> store.put(key(e.object), e.object);
                         case "DELETED" -> store.remove(key(e.object));
@@ -68,20 +81,26 @@ public final class CeilingContender {
                     seen++;
                 }
             }
-            if (seen < h.notifications) {
+            if (seen < expected) {
                 throw new IllegalStateException("watch ended after " + seen + " notifications");
             }
             long watched = System.nanoTime() - watchStart;
+            if (latency) {
+                Map<String, Object> m = latencies.summary(t, Harness.LATENCY_DISCARD_MICROS);
+                m.put("lat_rate", Harness.latencyRate());
+                h.report("ceiling", round, m);
+                continue;
+            }
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("synced_ms", synced / 1e6);
             m.put("listed_to_handlers_ms", synced / 1e6);
-            m.put("events_per_s", Math.round(h.notifications / (watched / 1e9)));
+            m.put("events_per_s", Math.round(t.notifications() / (watched / 1e9)));
             int size = store.size();
             store.clear();
-            m.put("heap_bytes_per_object", (withCache - Harness.settledHeapAfterGc()) / h.objects);
+            m.put("heap_bytes_per_object", (withCache - h.heapAfterClose(round)) / t.objects());
             m.put("cached", size);
             m.put("threads", threads);
-            m.put("heap_growth_per_object", (withCache - before) / h.objects);
+            m.put("heap_growth_per_object", (withCache - before) / t.objects());
             h.report("ceiling", round, m);
         }
         System.exit(0);

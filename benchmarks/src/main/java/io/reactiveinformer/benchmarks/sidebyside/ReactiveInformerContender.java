@@ -3,65 +3,168 @@ package io.reactiveinformer.benchmarks.sidebyside;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.reactiveinformer.client.KubernetesClient;
 import io.reactiveinformer.config.ClientConfig;
+import io.reactiveinformer.informer.InformerSpec;
+import io.reactiveinformer.informer.Notification;
 import io.reactiveinformer.informer.SharedIndexInformer;
 import io.reactiveinformer.informer.SharedInformerFactory;
 import io.reactiveinformer.informer.SubscriberOptions;
 import java.time.Duration;
-import reactor.core.Disposable;
-import reactor.core.Disposables;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import reactor.core.Disposable;
+import reactor.core.Disposables;
+import reactor.core.publisher.Mono;
 
 /**
  * This library: one shared pod informer over the HTTP client with {@code SUBSCRIBERS} unbounded
- * notification subscribers. Arguments: {@code SERVER [SUBSCRIBERS [WARMUPS [ITERATIONS]]]}.
+ * notification subscribers (the mode is {@link Harness.Mode}). Arguments:
+ * {@code SERVER [SUBSCRIBERS [WARMUPS [ITERATIONS]]]}. In the slow-handler mode the subscriber has the
+ * default options ({@code BufferPolicy.COALESCE}) unless {@code OUR_POLICY=unbounded}; its 500 ms of
+ * work is a {@code concatMap} of a delay, the reactive form of a slow handler (a sleep would block a
+ * shared delivery worker, which a Reactor handler must never do).
  */
 public final class ReactiveInformerContender {
 
     public static void main(String[] args) throws Exception {
         Harness h = new Harness(args);
         for (int round = 0; round < h.rounds(); round++) {
-            long before = Harness.usedHeapAfterGc();
-            KubernetesClient client = KubernetesClient.create(ClientConfig.forServer(h.server));
-            SharedInformerFactory factory = SharedInformerFactory.builder(client).build();
-            SharedIndexInformer<V1Pod> pods = factory.informer(V1Pod.class);
-            Counters counters = new Counters(h.subscribers, h.objects, h.notifications);
-            Disposable.Composite subscriptions = Disposables.composite();
-            for (int s = 0; s < h.subscribers; s++) {
-                int handler = s;
-                subscriptions.add(pods.notifications(SubscriberOptions.defaults().unbounded().withName("handler-" + s))
-                        .subscribe(n -> counters.count(handler)));
+            Harness.Target t = h.target(round);
+            switch (h.mode) {
+                case MATRIX -> h.report("reactive-informer", round, matrix(h, t, round));
+                case LATENCY -> h.report("reactive-informer", round, latency(t));
+                case THREADS -> h.report("reactive-informer", round, threads(t));
+                case SLOW -> {
+                    boolean unbounded = "unbounded".equals(Harness.env("OUR_POLICY", "coalesce"));
+                    h.report(unbounded ? "reactive-informer-unbounded" : "reactive-informer", round, slow(t, unbounded));
+                }
             }
-            long start = System.nanoTime();
-            factory.start();
-            factory.waitForCacheSync().block(Duration.ofMinutes(10));
-            long synced = System.nanoTime() - start;
-            if (pods.indexer().size() != h.objects) {
-                throw new IllegalStateException("cache holds " + pods.indexer().size() + " of " + h.objects);
-            }
-            counters.awaitListed();
-            long delivered = System.nanoTime() - start;
-            long withCache = Harness.usedHeapAfterGc();
-            int threads = Harness.liveThreads();
-            long watchStart = System.nanoTime();
-            h.go(0);
-            counters.awaitAll();
-            long watched = System.nanoTime() - watchStart;
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("synced_ms", synced / 1e6);
-            m.put("listed_to_handlers_ms", delivered / 1e6);
-            m.put("events_per_s", Math.round(h.notifications / (watched / 1e9)));
-            m.put("threads", threads);
-            m.put("heap_growth_per_object", (withCache - before) / h.objects);
-            m.put("cached", pods.indexer().size());
-            subscriptions.dispose();
-            factory.shutdown().block(Duration.ofSeconds(30));
-            client.close();
-            pods = null;
-            factory = null;
-            m.put("heap_bytes_per_object", (withCache - Harness.settledHeapAfterGc()) / h.objects);
-            h.report("reactive-informer", round, m);
         }
         System.exit(0);
+    }
+
+    private static Map<String, Object> matrix(Harness h, Harness.Target t, int round) throws Exception {
+        long before = Harness.usedHeapAfterGc();
+        KubernetesClient client = KubernetesClient.create(ClientConfig.forServer(t.server()));
+        SharedInformerFactory factory = SharedInformerFactory.builder(client).build();
+        SharedIndexInformer<V1Pod> pods = factory.informer(V1Pod.class);
+        Counters counters = new Counters(h.subscribers, t.objects(), t.notifications());
+        Disposable.Composite subscriptions = Disposables.composite();
+        for (int s = 0; s < h.subscribers; s++) {
+            int handler = s;
+            subscriptions.add(pods.notifications(SubscriberOptions.defaults().unbounded().withName("handler-" + s))
+                    .subscribe(n -> counters.count(handler)));
+        }
+        long start = System.nanoTime();
+        factory.start();
+        factory.waitForCacheSync().block(Duration.ofMinutes(10));
+        long synced = System.nanoTime() - start;
+        if (pods.indexer().size() != t.objects()) {
+            throw new IllegalStateException("cache holds " + pods.indexer().size() + " of " + t.objects());
+        }
+        counters.awaitListed();
+        long delivered = System.nanoTime() - start;
+        long withCache = Harness.usedHeapAfterGc();
+        int threads = Harness.liveThreads();
+        long watchStart = System.nanoTime();
+        t.go(0, Integer.MAX_VALUE);
+        counters.awaitAll();
+        long watched = System.nanoTime() - watchStart;
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("synced_ms", synced / 1e6);
+        m.put("listed_to_handlers_ms", delivered / 1e6);
+        m.put("events_per_s", Math.round(t.notifications() / (watched / 1e9)));
+        m.put("threads", threads);
+        m.put("heap_growth_per_object", (withCache - before) / t.objects());
+        m.put("cached", pods.indexer().size());
+        subscriptions.dispose();
+        factory.shutdown().block(Duration.ofSeconds(30));
+        client.close();
+        pods = null;
+        factory = null;
+        m.put("heap_bytes_per_object", (withCache - h.heapAfterClose(round)) / t.objects());
+        return m;
+    }
+
+    private static Map<String, Object> latency(Harness.Target t) throws Exception {
+        int count = Harness.latencyCount();
+        int expected = t.notificationsIn(count);
+        KubernetesClient client = KubernetesClient.create(ClientConfig.forServer(t.server()));
+        SharedInformerFactory factory = SharedInformerFactory.builder(client).build();
+        SharedIndexInformer<V1Pod> pods = factory.informer(V1Pod.class);
+        Counters counters = new Counters(1, t.objects(), expected);
+        Latencies latencies = new Latencies(expected);
+        Disposable subscription = pods.notifications(SubscriberOptions.defaults().unbounded().withName("handler"))
+                .subscribe(n -> {
+                    if (!(n instanceof Notification.Added<V1Pod> a && a.inInitialList())) {
+                        latencies.record(object(n).getMetadata().getResourceVersion());
+                    }
+                    counters.count(0);
+                });
+        factory.start();
+        factory.waitForCacheSync().block(Duration.ofMinutes(10));
+        counters.awaitListed();
+        t.go(Harness.latencyRate(), count);
+        counters.awaitAll();
+        Map<String, Object> m = latencies.summary(t, Harness.LATENCY_DISCARD_MICROS);
+        m.put("lat_rate", Harness.latencyRate());
+        subscription.dispose();
+        factory.shutdown().block(Duration.ofSeconds(30));
+        client.close();
+        return m;
+    }
+
+    private static V1Pod object(Notification<V1Pod> n) {
+        if (n instanceof Notification.Added<V1Pod> a) {
+            return a.object();
+        }
+        if (n instanceof Notification.Updated<V1Pod> u) {
+            return u.newObject();
+        }
+        return ((Notification.Deleted<V1Pod>) n).lastState();
+    }
+
+    private static Map<String, Object> threads(Harness.Target t) throws Exception {
+        KubernetesClient client = KubernetesClient.create(ClientConfig.forServer(t.server()));
+        SharedInformerFactory factory = SharedInformerFactory.builder(client).build();
+        Disposable.Composite subscriptions = Disposables.composite();
+        int informers = Harness.informers();
+        for (int i = 0; i < informers; i++) {
+            subscriptions.add(factory.informer(InformerSpec.of(V1Pod.class).inNamespace("bench-" + i))
+                    .notifications().subscribe(n -> { }));
+        }
+        factory.start();
+        factory.waitForCacheSync().block(Duration.ofMinutes(10));
+        Harness.settle();
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("informers", informers);
+        m.put("threads_informers", Harness.liveThreads());
+        subscriptions.dispose();
+        factory.shutdown().block(Duration.ofSeconds(30));
+        client.close();
+        return m;
+    }
+
+    private static Map<String, Object> slow(Harness.Target t, boolean unbounded) throws Exception {
+        SlowHandlerRun run = new SlowHandlerRun();
+        KubernetesClient client = KubernetesClient.create(ClientConfig.forServer(t.server()));
+        SharedInformerFactory factory = SharedInformerFactory.builder(client).build();
+        SharedIndexInformer<V1Pod> pods = factory.informer(V1Pod.class);
+        Counters counters = new Counters(1, t.objects(), 0);
+        SubscriberOptions options = unbounded ? SubscriberOptions.defaults().unbounded() : SubscriberOptions.defaults();
+        Disposable subscription = pods.notifications(options.withName("slow-handler"))
+                .concatMap(n -> run.slow() ? Mono.delay(Duration.ofMillis(run.handlerMillis)).thenReturn(n) : Mono.just(n), 1)
+                .subscribe(n -> {
+                    counters.count(0);
+                    run.handled();
+                });
+        factory.start();
+        factory.waitForCacheSync().block(Duration.ofMinutes(10));
+        counters.awaitListed();
+        Map<String, Object> m = run.run(t);
+        m.put("policy", options.policy().name().toLowerCase(java.util.Locale.ROOT));
+        subscription.dispose();
+        factory.shutdown().block(Duration.ofSeconds(30));
+        client.close();
+        return m;
     }
 }

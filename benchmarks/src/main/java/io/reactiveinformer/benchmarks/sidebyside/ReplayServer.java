@@ -19,6 +19,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A loopback HTTP server that replays a {@link Corpus} to any Kubernetes client: {@code GET .../pods}
@@ -29,7 +31,8 @@ import java.util.concurrent.locks.LockSupport;
  * version) it keeps the stream open with a BOOKMARK a second until the client goes away.
  *
  * <p>{@code /go} pairs with the oldest waiting watch, so a contender can measure exactly from the
- * first byte of the stream it asked for. {@code /corpus} tells the corpus properties; with a rate,
+ * first byte of the stream it asked for. {@code /corpus} tells the corpus properties, {@code /notifications?count=K} how many
+ * notifications the first {@code K} events carry; with a rate,
  * {@code /writes} gives the wall-clock time (epoch microseconds) each event was written, for latency.
  * WebSocket upgrades are refused with a plain 200, which fabric8 takes as the cue to watch over plain HTTP.
  * Runs one thread per connection: it is the load generator, not a contender.
@@ -43,10 +46,16 @@ public final class ReplayServer {
     private final byte[] list;
     private final byte[] watch;
     private final int[] lineStarts;
+    /** The object's resource version of each watch line; 0 for a bookmark. */
+    private final long[] lineVersions;
     private final String listRv;
     private final String finalRv;
-    private final LinkedBlockingQueue<CompletableFuture<Double>> waiting = new LinkedBlockingQueue<>();
-    private volatile long[] lastWrites = new long[0];
+    private final byte[] emptyList;
+    private final LinkedBlockingQueue<CompletableFuture<double[]>> waiting = new LinkedBlockingQueue<>();
+    private volatile String lastWrites = "";
+    private final Object barrier = new Object();
+    private int arrived;
+    private CompletableFuture<Void> released = new CompletableFuture<>();
 
     ReplayServer(Path dir) throws IOException {
         corpus = Corpus.load(dir);
@@ -62,6 +71,17 @@ public final class ReplayServer {
         }
         listRv = corpus.getProperty("listResourceVersion");
         finalRv = corpus.getProperty("finalResourceVersion");
+        lineVersions = new long[lines];
+        JsonMapper mapper = JsonMapper.builder().build();
+        for (int i = 0; i < lines; i++) {
+            JsonNode event = mapper.readTree(new String(watch, lineStarts[i], lineStarts[i + 1] - lineStarts[i],
+                    StandardCharsets.UTF_8));
+            if (!"BOOKMARK".equals(event.path("type").asString())) {
+                lineVersions[i] = Long.parseLong(event.path("object").path("metadata").path("resourceVersion").asString());
+            }
+        }
+        emptyList = ("{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"" + finalRv
+                + "\"},\"items\":[]}").getBytes(StandardCharsets.UTF_8);
     }
 
     public static void main(String[] args) throws Exception {
@@ -91,18 +111,24 @@ public final class ReplayServer {
                 System.err.println(exchange.getRequestMethod() + " " + uri + " " + exchange.getRequestHeaders().get("Upgrade"));
             }
             if (path.equals("/go")) {
-                go(exchange, Double.parseDouble(query.getOrDefault("rate", "0")));
+                double rate = Double.parseDouble(query.getOrDefault("rate", "0"));
+                double count = Double.parseDouble(query.getOrDefault("count", Integer.toString(lineVersions.length)));
+                int together = Integer.parseInt(query.getOrDefault("together", "1"));
+                if (together > 1) {
+                    goTogether(exchange, rate, count, together);
+                } else {
+                    go(exchange, rate, count);
+                }
+            } else if (path.equals("/notifications")) {
+                int events = Integer.parseInt(query.getOrDefault("count", Integer.toString(lineVersions.length)));
+                send(exchange, 200, "text/plain", (notifications(events) + "\n").getBytes(StandardCharsets.UTF_8));
             } else if (path.equals("/corpus")) {
                 StringBuilder text = new StringBuilder();
                 corpus.stringPropertyNames().stream().sorted()
                         .forEach(k -> text.append(k).append('=').append(corpus.getProperty(k)).append('\n'));
                 send(exchange, 200, "text/plain", text.toString().getBytes(StandardCharsets.UTF_8));
             } else if (path.equals("/writes")) {
-                StringBuilder text = new StringBuilder();
-                for (long t : lastWrites) {
-                    text.append(t).append('\n');
-                }
-                send(exchange, 200, "text/plain", text.toString().getBytes(StandardCharsets.UTF_8));
+                send(exchange, 200, "text/plain", lastWrites.getBytes(StandardCharsets.UTF_8));
             } else if (path.equals("/quit")) {
                 send(exchange, 200, "text/plain", new byte[0]);
                 System.exit(0);
@@ -111,6 +137,12 @@ public final class ReplayServer {
                 send(exchange, 200, "application/json", ("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":"
                         + "\"Failure\",\"code\":200,\"message\":\"watch over chunked HTTP only\"}")
                         .getBytes(StandardCharsets.UTF_8));
+            } else if (path.startsWith("/api/v1/namespaces/") && path.endsWith("/pods")) {
+                if ("true".equals(query.get("watch"))) {
+                    watch(exchange, finalRv);
+                } else {
+                    send(exchange, 200, "application/json", emptyList);
+                }
             } else if (path.endsWith("/pods") && "true".equals(query.get("watch"))) {
                 watch(exchange, query.get("resourceVersion"));
             } else if (path.endsWith("/pods")) {
@@ -125,8 +157,8 @@ public final class ReplayServer {
         }
     }
 
-    private void go(HttpExchange exchange, double rate) throws IOException {
-        CompletableFuture<Double> stream;
+    private void go(HttpExchange exchange, double rate, double count) throws IOException {
+        CompletableFuture<double[]> stream;
         try {
             stream = waiting.poll(60, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
@@ -137,8 +169,55 @@ public final class ReplayServer {
             send(exchange, 409, "text/plain", "no watch is waiting\n".getBytes(StandardCharsets.UTF_8));
             return;
         }
-        stream.complete(rate);
-        send(exchange, 200, "text/plain", "go\n".getBytes(StandardCharsets.UTF_8));
+        stream.complete(new double[] {rate, count});
+        send(exchange, 200, "text/plain", (notifications((int) Math.min(count, lineVersions.length)) + "\n")
+                .getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * {@code /go?together=K}: waits until K contenders have asked, then releases K waiting watches at
+     * once and answers all K, so contenders running side by side start their streams at the same
+     * instant (with one {@code /go} each, a contender could release another's watch first).
+     */
+    private void goTogether(HttpExchange exchange, double rate, double count, int together) throws IOException {
+        CompletableFuture<Void> mine;
+        synchronized (barrier) {
+            mine = released;
+            if (++arrived == together) {
+                arrived = 0;
+                released = new CompletableFuture<>();
+                try {
+                    for (int i = 0; i < together; i++) {
+                        CompletableFuture<double[]> stream = waiting.poll(60, TimeUnit.SECONDS);
+                        if (stream != null) {
+                            stream.complete(new double[] {rate, count});
+                        }
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                mine.complete(null);
+            }
+        }
+        try {
+            mine.get(10, TimeUnit.MINUTES);
+        } catch (Exception e) {
+            send(exchange, 409, "text/plain", "not every contender asked\n".getBytes(StandardCharsets.UTF_8));
+            return;
+        }
+        send(exchange, 200, "text/plain", (notifications((int) Math.min(count, lineVersions.length)) + "\n")
+                .getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** How many of the first {@code events} watch lines are notifications (not bookmarks). */
+    private int notifications(int events) {
+        int notifications = 0;
+        for (int i = 0; i < Math.min(events, lineVersions.length); i++) {
+            if (lineVersions[i] != 0) {
+                notifications++;
+            }
+        }
+        return notifications;
     }
 
     private void watch(HttpExchange exchange, String rv) throws IOException {
@@ -147,22 +226,26 @@ public final class ReplayServer {
         OutputStream out = exchange.getResponseBody();
         out.flush();
         if (listRv.equals(rv)) {
-            CompletableFuture<Double> go = new CompletableFuture<>();
+            CompletableFuture<double[]> go = new CompletableFuture<>();
             waiting.add(go);
             double rate;
+            int count;
             try {
-                rate = go.get(10, TimeUnit.MINUTES);
+                double[] how = go.get(10, TimeUnit.MINUTES);
+                rate = how[0];
+                count = (int) Math.min(how[1], lineVersions.length);
             } catch (Exception e) {
                 waiting.remove(go);
                 return;
             }
             if (rate <= 0) {
-                for (int from = 0; from < watch.length; from += 1 << 16) {
-                    out.write(watch, from, Math.min(1 << 16, watch.length - from));
+                int end = lineStarts[count];
+                for (int from = 0; from < end; from += 1 << 16) {
+                    out.write(watch, from, Math.min(1 << 16, end - from));
                 }
                 out.flush();
             } else {
-                paced(out, rate);
+                paced(out, rate, count);
             }
         }
         byte[] bookmark = ("{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":"
@@ -174,9 +257,11 @@ public final class ReplayServer {
         }
     }
 
-    /** Writes event i at start + i/rate, recording when each one left, so clients can compute latency. */
-    private void paced(OutputStream out, double rate) throws IOException {
-        int events = lineStarts.length - 1;
+    /**
+     * Writes event i at start + i/rate, recording when each one left (before the write, so a client's
+     * latency includes the server's write and the loopback), so clients can compute latency.
+     */
+    private void paced(OutputStream out, double rate, int events) throws IOException {
         long[] writes = new long[events];
         long start = System.nanoTime();
         for (int i = 0; i < events; i++) {
@@ -185,16 +270,17 @@ public final class ReplayServer {
             while ((wait = due - System.nanoTime()) > 0) {
                 LockSupport.parkNanos(wait);
             }
-            writes[i] = epochMicros();
+            writes[i] = Harness.epochMicros();
             out.write(watch, lineStarts[i], lineStarts[i + 1] - lineStarts[i]);
             out.flush();
         }
-        lastWrites = writes;
-    }
-
-    static long epochMicros() {
-        java.time.Instant now = java.time.Instant.now();
-        return now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
+        StringBuilder text = new StringBuilder(events * 24);
+        for (int i = 0; i < events; i++) {
+            if (lineVersions[i] != 0) {
+                text.append(lineVersions[i]).append(' ').append(writes[i]).append('\n');
+            }
+        }
+        lastWrites = text.toString();
     }
 
     private static void send(HttpExchange exchange, int code, String type, byte[] body) throws IOException {

@@ -6,72 +6,165 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
  * fabric8 kubernetes-client: one pod informer across all namespaces (no resync) with
- * {@code SUBSCRIBERS} event handlers. Arguments: {@code SERVER [SUBSCRIBERS [WARMUPS [ITERATIONS]]]}.
+ * {@code SUBSCRIBERS} event handlers (the mode is {@link Harness.Mode}). Arguments:
+ * {@code SERVER [SUBSCRIBERS [WARMUPS [ITERATIONS]]]}.
  */
 public final class Fabric8Contender {
 
     public static void main(String[] args) throws Exception {
         Harness h = new Harness(args);
         for (int round = 0; round < h.rounds(); round++) {
-            long before = Harness.usedHeapAfterGc();
-            KubernetesClient client = new KubernetesClientBuilder()
-                    .withConfig(new ConfigBuilder().withMasterUrl(h.server.toString()).withNamespace(null)
-                            .withRequestTimeout(600_000).withConnectionTimeout(10_000).build())
-                    .build();
-            SharedIndexInformer<Pod> pods = client.pods().inAnyNamespace().runnableInformer(0);
-            Counters counters = new Counters(h.subscribers, h.objects, h.notifications);
-            for (int s = 0; s < h.subscribers; s++) {
-                int handler = s;
-                pods.addEventHandler(new ResourceEventHandler<>() {
-                    @Override
-                    public void onAdd(Pod obj) {
-                        counters.count(handler);
-                    }
-
-                    @Override
-                    public void onUpdate(Pod oldObj, Pod newObj) {
-                        counters.count(handler);
-                    }
-
-                    @Override
-                    public void onDelete(Pod obj, boolean deletedFinalStateUnknown) {
-                        counters.count(handler);
-                    }
-                });
-            }
-            long start = System.nanoTime();
-            pods.start().toCompletableFuture().get(10, TimeUnit.MINUTES);
-            long synced = System.nanoTime() - start;
-            if (pods.getIndexer().list().size() != h.objects) {
-                throw new IllegalStateException("cache holds " + pods.getIndexer().list().size() + " of " + h.objects);
-            }
-            counters.awaitListed();
-            long delivered = System.nanoTime() - start;
-            long withCache = Harness.usedHeapAfterGc();
-            int threads = Harness.liveThreads();
-            long watchStart = System.nanoTime();
-            h.go(0);
-            counters.awaitAll();
-            long watched = System.nanoTime() - watchStart;
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("synced_ms", synced / 1e6);
-            m.put("listed_to_handlers_ms", delivered / 1e6);
-            m.put("events_per_s", Math.round(h.notifications / (watched / 1e9)));
-            m.put("threads", threads);
-            m.put("heap_growth_per_object", (withCache - before) / h.objects);
-            m.put("cached", pods.getIndexer().list().size());
-            pods.close();
-            client.close();
-            pods = null;
-            m.put("heap_bytes_per_object", (withCache - Harness.settledHeapAfterGc()) / h.objects);
+            Harness.Target t = h.target(round);
+            Map<String, Object> m = switch (h.mode) {
+                case MATRIX -> matrix(h, t, round);
+                case LATENCY -> latency(t);
+                case THREADS -> threads(t);
+                case SLOW -> slow(t);
+            };
             h.report("fabric8", round, m);
         }
         System.exit(0);
+    }
+
+    private static KubernetesClient client(Harness.Target t) {
+        return new KubernetesClientBuilder()
+                .withConfig(new ConfigBuilder().withMasterUrl(t.server().toString()).withNamespace(null)
+                        .withRequestTimeout(600_000).withConnectionTimeout(10_000).build())
+                .build();
+    }
+
+    /** A handler that passes every notification's (newest) object to {@code seen}. */
+    private static ResourceEventHandler<Pod> handler(Consumer<Pod> seen) {
+        return new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Pod obj) {
+                seen.accept(obj);
+            }
+
+            @Override
+            public void onUpdate(Pod oldObj, Pod newObj) {
+                seen.accept(newObj);
+            }
+
+            @Override
+            public void onDelete(Pod obj, boolean deletedFinalStateUnknown) {
+                seen.accept(obj);
+            }
+        };
+    }
+
+    private static Map<String, Object> matrix(Harness h, Harness.Target t, int round) throws Exception {
+        long before = Harness.usedHeapAfterGc();
+        KubernetesClient client = client(t);
+        SharedIndexInformer<Pod> pods = client.pods().inAnyNamespace().runnableInformer(0);
+        Counters counters = new Counters(h.subscribers, t.objects(), t.notifications());
+        for (int s = 0; s < h.subscribers; s++) {
+            int handler = s;
+            pods.addEventHandler(handler(p -> counters.count(handler)));
+        }
+        long start = System.nanoTime();
+        pods.start().toCompletableFuture().get(10, TimeUnit.MINUTES);
+        long synced = System.nanoTime() - start;
+        if (pods.getIndexer().list().size() != t.objects()) {
+            throw new IllegalStateException("cache holds " + pods.getIndexer().list().size() + " of " + t.objects());
+        }
+        counters.awaitListed();
+        long delivered = System.nanoTime() - start;
+        long withCache = Harness.usedHeapAfterGc();
+        int threads = Harness.liveThreads();
+        long watchStart = System.nanoTime();
+        t.go(0, Integer.MAX_VALUE);
+        counters.awaitAll();
+        long watched = System.nanoTime() - watchStart;
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("synced_ms", synced / 1e6);
+        m.put("listed_to_handlers_ms", delivered / 1e6);
+        m.put("events_per_s", Math.round(t.notifications() / (watched / 1e9)));
+        m.put("threads", threads);
+        m.put("heap_growth_per_object", (withCache - before) / t.objects());
+        m.put("cached", pods.getIndexer().list().size());
+        pods.close();
+        client.close();
+        pods = null;
+        m.put("heap_bytes_per_object", (withCache - h.heapAfterClose(round)) / t.objects());
+        return m;
+    }
+
+    private static Map<String, Object> latency(Harness.Target t) throws Exception {
+        int count = Harness.latencyCount();
+        int expected = t.notificationsIn(count);
+        KubernetesClient client = client(t);
+        SharedIndexInformer<Pod> pods = client.pods().inAnyNamespace().runnableInformer(0);
+        Counters counters = new Counters(1, t.objects(), expected);
+        Latencies latencies = new Latencies(expected);
+        AtomicBoolean listed = new AtomicBoolean();
+        pods.addEventHandler(handler(p -> {
+            if (listed.get()) {
+                latencies.record(p.getMetadata().getResourceVersion());
+            }
+            counters.count(0);
+        }));
+        pods.start().toCompletableFuture().get(10, TimeUnit.MINUTES);
+        counters.awaitListed();
+        listed.set(true);
+        t.go(Harness.latencyRate(), count);
+        counters.awaitAll();
+        Map<String, Object> m = latencies.summary(t, Harness.LATENCY_DISCARD_MICROS);
+        m.put("lat_rate", Harness.latencyRate());
+        pods.close();
+        client.close();
+        return m;
+    }
+
+    private static Map<String, Object> threads(Harness.Target t) throws Exception {
+        KubernetesClient client = client(t);
+        int informers = Harness.informers();
+        List<SharedIndexInformer<Pod>> all = new ArrayList<>();
+        for (int i = 0; i < informers; i++) {
+            SharedIndexInformer<Pod> pods = client.pods().inNamespace("bench-" + i).runnableInformer(0);
+            pods.addEventHandler(handler(p -> { }));
+            all.add(pods);
+        }
+        for (SharedIndexInformer<Pod> pods : all) {
+            pods.start();
+        }
+        for (SharedIndexInformer<Pod> pods : all) {
+            pods.start().toCompletableFuture().get(10, TimeUnit.MINUTES);
+        }
+        Harness.settle();
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("informers", informers);
+        m.put("threads_informers", Harness.liveThreads());
+        all.forEach(SharedIndexInformer::close);
+        client.close();
+        return m;
+    }
+
+    private static Map<String, Object> slow(Harness.Target t) throws Exception {
+        SlowHandlerRun run = new SlowHandlerRun();
+        KubernetesClient client = client(t);
+        SharedIndexInformer<Pod> pods = client.pods().inAnyNamespace().runnableInformer(0);
+        Counters counters = new Counters(1, t.objects(), 0);
+        pods.addEventHandler(handler(p -> {
+            run.work();
+            counters.count(0);
+        }));
+        pods.start().toCompletableFuture().get(10, TimeUnit.MINUTES);
+        counters.awaitListed();
+        Map<String, Object> m = run.run(t);
+        m.put("policy", "unbounded");
+        pods.close();
+        client.close();
+        return m;
     }
 }
