@@ -80,7 +80,8 @@ public final class KubernetesJson {
                 .addDeserializer(Quantity.class, new QuantityCodec.Deserializer())
                 .addSerializer(OffsetDateTime.class, new TimestampCodec.Serializer())
                 .addDeserializer(OffsetDateTime.class, new TimestampCodec.Deserializer())
-                .addDeserializer(Object.class, new UntypedValueDeserializer());
+                .addDeserializer(Object.class, new UntypedValueDeserializer())
+                .addDeserializer(String.class, new StringValues.Deserializer());
         return JsonMapper.builder()
                 .addModule(module)
                 .addModule(new SimpleModule("reactive-informer-gson-names") {

@@ -67,7 +67,7 @@ final class UntypedValueDeserializer extends ValueDeserializer<Object> {
             case START_ARRAY:
                 return list(p, ctxt);
             case VALUE_STRING:
-                return p.getString();
+                return StringValues.canonical(p.getString());
             case VALUE_NUMBER_INT:
                 if (ctxt.isEnabled(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)) {
                     return p.getBigIntegerValue();
