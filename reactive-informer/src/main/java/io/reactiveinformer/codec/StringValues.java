@@ -13,7 +13,8 @@ import tools.jackson.databind.deser.jdk.StringDeserializer;
  * <p>A direct-mapped table of {@value #SLOTS} slots shared by every decoding thread: a value replaces
  * whatever its slot held, so the table needs no lock, never grows, and keeps the values that keep
  * coming. Racy reads and writes are safe because a {@code String} is immutable and safely published
- * through its final fields; a lost write only costs a later duplicate. Strings longer than
+ * through its final fields; a torn slot (hash of one string, reference to another) fails the
+ * {@code equals} check and only costs a duplicate, as does a lost write. Strings longer than
  * {@value #MAX_LENGTH} chars (uids, hashes, tokens, long annotations) are rarely repeated and not looked up.
  */
 final class StringValues {
@@ -22,6 +23,8 @@ final class StringValues {
     static final int MAX_LENGTH = 64;
 
     private static final String[] TABLE = new String[SLOTS];
+    /** Each slot's hash, checked first so a miss does not touch the held string's memory. */
+    private static final int[] HASHES = new int[SLOTS];
 
     private StringValues() {
     }
@@ -33,11 +36,14 @@ final class StringValues {
         }
         int h = value.hashCode();
         int slot = (h ^ (h >>> 16)) & (SLOTS - 1);
-        String known = TABLE[slot];
-        if (known != null && known.equals(value)) {
-            return known;
+        if (HASHES[slot] == h) {
+            String known = TABLE[slot];
+            if (known != null && known.equals(value)) {
+                return known;
+            }
         }
         TABLE[slot] = value;
+        HASHES[slot] = h;
         return value;
     }
 
