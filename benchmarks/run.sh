@@ -81,7 +81,9 @@ BEGAN=$(date +%s)
 
 OURS="java $JVM_FLAGS -cp $JAR $PKG.ReactiveInformerContender"
 F8="java $JVM_FLAGS -cp $BENCH/peers/target/peers.jar $PKG.Fabric8Contender"
-OJ="java $JVM_FLAGS -cp $BENCH/peers/target/peers.jar $PKG.OfficialJavaContender"
+# the official client drops metadata.managedFields unless asked to keep them: keep them, so that every
+# contender caches the same objects
+OJ="java $JVM_FLAGS -Dkubernetes.client.includeManagedFields=true -cp $BENCH/peers/target/peers.jar $PKG.OfficialJavaContender"
 # list + watch like the other contenders (the WatchListClient streaming list is not replayed)
 CG="env KUBE_FEATURE_WatchListClient=false $BENCH/client-go/target/client-go-contender"
 HAVE_PEERS=0; [[ -f "$BENCH/peers/target/peers.jar" ]] && HAVE_PEERS=1

@@ -79,7 +79,9 @@ public final class KubernetesJson {
                 .addSerializer(Quantity.class, new QuantityCodec.Serializer())
                 .addDeserializer(Quantity.class, new QuantityCodec.Deserializer())
                 .addSerializer(OffsetDateTime.class, new TimestampCodec.Serializer())
-                .addDeserializer(OffsetDateTime.class, new TimestampCodec.Deserializer());
+                .addDeserializer(OffsetDateTime.class, new TimestampCodec.Deserializer())
+                .addDeserializer(Object.class, new UntypedValueDeserializer())
+                .addDeserializer(String.class, new StringValues.Deserializer());
         return JsonMapper.builder()
                 .addModule(module)
                 .addModule(new SimpleModule("reactive-informer-gson-names") {

@@ -134,11 +134,11 @@ public final class Harness {
     /**
      * Used heap after the client was closed: closing finishes asynchronously in every client (event
      * loops, executor threads let go of their last references a little later), so this takes the
-     * lowest reading of ten full GCs 200 ms apart.
+     * lowest reading of five full GCs 200 ms apart.
      */
     public static long settledHeapAfterGc() throws InterruptedException {
         long lowest = Long.MAX_VALUE;
-        for (int i = 0; i < 10; i++) {
+        for (int i = 0; i < 5; i++) {
             lowest = Math.min(lowest, usedHeapAfterGc());
             Thread.sleep(200);
         }

@@ -1,0 +1,63 @@
+package io.reactiveinformer.codec;
+
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.databind.DeserializationContext;
+import tools.jackson.databind.deser.jdk.StringDeserializer;
+
+/**
+ * One {@code String} instance for each short string value seen again, so a cache of thousands of
+ * objects keeps {@code "IfNotPresent"}, {@code "True"}, a namespace or an image name once rather than
+ * once per object. Jackson already does this for property names, not for values.
+ *
+ * <p>A direct-mapped table of {@value #SLOTS} slots shared by every decoding thread: a value replaces
+ * whatever its slot held, so the table needs no lock, never grows, and keeps the values that keep
+ * coming. Racy reads and writes are safe because a {@code String} is immutable and safely published
+ * through its final fields; a torn slot (hash of one string, reference to another) fails the
+ * {@code equals} check and only costs a duplicate, as does a lost write. Strings longer than
+ * {@value #MAX_LENGTH} chars (uids, hashes, tokens, long annotations) are rarely repeated and not looked up.
+ */
+final class StringValues {
+
+    static final int SLOTS = 8192;
+    static final int MAX_LENGTH = 64;
+
+    private static final String[] TABLE = new String[SLOTS];
+    /** Each slot's hash, checked first so a miss does not touch the held string's memory. */
+    private static final int[] HASHES = new int[SLOTS];
+
+    private StringValues() {
+    }
+
+    /** {@code value}, or an equal instance seen before. */
+    static String canonical(String value) {
+        if (value.length() > MAX_LENGTH) {
+            return value;
+        }
+        int h = value.hashCode();
+        int slot = (h ^ (h >>> 16)) & (SLOTS - 1);
+        if (HASHES[slot] == h) {
+            String known = TABLE[slot];
+            if (known != null && known.equals(value)) {
+                return known;
+            }
+        }
+        TABLE[slot] = value;
+        HASHES[slot] = h;
+        return value;
+    }
+
+    /** Jackson's own {@code String} handling, with string tokens made {@linkplain #canonical canonical}. */
+    static final class Deserializer extends StringDeserializer {
+
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public String deserialize(JsonParser p, DeserializationContext ctxt) {
+            if (p.currentToken() == JsonToken.VALUE_STRING) {
+                return canonical(p.getString());
+            }
+            return super.deserialize(p, ctxt);
+        }
+    }
+}
