@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
-# Side-by-side comparison (issue 8): replays the same pre-generated pod LIST + WATCH bytes from a
-# loopback server (its own process) to each contender (each its own process), interleaved, and writes
-# benchmarks/results/: raw.csv (every round, warm-ups flagged), raw.log, machine.txt, README.md and charts.
+# Side-by-side comparison (issue 8): replays the same pre-generated pod LIST + WATCH bytes from loopback
+# servers (processes of their own) to each contender (each its own process), interleaved run by run, and
+# writes benchmarks/results/: raw.csv (every round, warm-ups flagged), raw.log, machine.txt, README.md
+# and charts.
 #
-#   benchmarks/run.sh            full comparison (N = 1k 10k 50k 100k, 3 runs, 5 min slow handler; est. 22-28 min idle)
+#   benchmarks/run.sh            full comparison (N = 1k 10k 50k 100k, 3 runs; about 20 min on 2 idle cores)
 #   benchmarks/run.sh --smoke    N = 1k 10k, 1 run, short streams: checks the harness, not a result
 #
-# Phases: matrix (time to synced, events/s, heap per object, threads with one informer, per N), latency
-# (server write to handler at LAT_RATE events/s), slow handler (heap growth, all contenders at once) with
-# the threads-with-INFORMERS-informers phase run while it waits. See benchmarks/README.md.
+# Phases, in the order they start: slow handler (heap growth over SLOW_SECONDS, all contenders at once,
+# in the background at a rate that costs a few % of one core: its CPU time is reported), threads with
+# INFORMERS informers (a count, not a timing: it runs beside the slow phase), matrix (time to synced,
+# events/s up to WATCH_MAX_N, heap per object, threads, and FANOUT_SUBSCRIBERS handlers at FANOUT_N; one
+# process per contender and run measures every N up to WATCH_MAX_N, one more per larger N), latency
+# (server write to handler at LAT_RATE events/s, once the slow phase has ended). See benchmarks/README.md.
 #
-# Environment overrides: SIZES, RUNS, EVENTS (watch events per matrix corpus), FANOUT_SIZES (sizes
-# that also run the 10-handler variants), WARMUP_N/WARMUP_EVENTS (the warm-up corpus), SEED,
-# SKIP_BUILD=1, JVM_FLAGS (the same for every JVM contender), SIDE_N (objects of the latency/slow/threads
-# corpus), LAT_RATE, LAT_COUNT, INFORMERS, SLOW_RATE, SLOW_SECONDS, SLOW_HANDLER_MS,
-# SLOW_SAMPLE_SECONDS, PHASES (any of "matrix latency slow threads"), OUT (the results directory).
+# Environment overrides: SIZES, RUNS, EVENTS (watch events per matrix corpus), WATCH_MAX_N, FANOUT_N,
+# FANOUT_SUBSCRIBERS, SYNC_DEADLINE_S (a matrix round not synced by then is reported as timed out),
+# WARMUP_N/WARMUP_EVENTS (the warm-up corpus), SEED, SKIP_BUILD=1, JVM_FLAGS (the same for every JVM
+# contender), SIDE_N (objects of the latency/slow/threads corpus), LAT_RATE, LAT_COUNT, INFORMERS,
+# SLOW_RATE, SLOW_SECONDS, SLOW_HANDLER_MS, SLOW_SAMPLE_SECONDS, PHASES (any of "slow threads matrix
+# latency"), OUT (the results directory).
 set -euo pipefail
 cd "$(dirname "$0")"
 BENCH=$PWD
@@ -23,23 +28,26 @@ ROOT=$(cd .. && pwd)
 SIZES=${SIZES:-"1000 10000 50000 100000"}
 RUNS=${RUNS:-3}
 EVENTS=${EVENTS:-10000}
-FANOUT_SIZES=${FANOUT_SIZES:-"10000"}
+WATCH_MAX_N=${WATCH_MAX_N:-10000}
+FANOUT_N=${FANOUT_N:-1000}
+FANOUT_SUBSCRIBERS=${FANOUT_SUBSCRIBERS:-10}
+SYNC_DEADLINE_S=${SYNC_DEADLINE_S:-60}
 WARMUP_N=${WARMUP_N:-1000}
 WARMUP_EVENTS=${WARMUP_EVENTS:-2000}
 SEED=${SEED:-42}
 SIDE_N=${SIDE_N:-1000}
 LAT_RATE=${LAT_RATE:-5000}
-LAT_COUNT=${LAT_COUNT:-30000}
+LAT_COUNT=${LAT_COUNT:-20000}
 INFORMERS=${INFORMERS:-100}
-SLOW_RATE=${SLOW_RATE:-200}
+SLOW_RATE=${SLOW_RATE:-20}
 SLOW_SECONDS=${SLOW_SECONDS:-300}
-SLOW_HANDLER_MS=${SLOW_HANDLER_MS:-500}
+SLOW_HANDLER_MS=${SLOW_HANDLER_MS:-5000}
 SLOW_SAMPLE_SECONDS=${SLOW_SAMPLE_SECONDS:-30}
-PHASES=${PHASES:-"matrix latency slow threads"}
+PHASES=${PHASES:-"slow threads matrix latency"}
 MODE=full
 if [[ "${1:-}" == "--smoke" ]]; then
   SIZES=${SMOKE_SIZES:-"1000 10000"}; RUNS=1; EVENTS=${SMOKE_EVENTS:-5000}; MODE=smoke
-  LAT_COUNT=${SMOKE_LAT_COUNT:-10000}; SLOW_SECONDS=${SMOKE_SLOW_SECONDS:-40}; SLOW_SAMPLE_SECONDS=10
+  LAT_COUNT=${SMOKE_LAT_COUNT:-10000}; SLOW_SECONDS=${SMOKE_SLOW_SECONDS:-60}; SLOW_SAMPLE_SECONDS=10
 fi
 JVM_FLAGS=${JVM_FLAGS:-"-Xms1g -Xmx6g -XX:+UseG1GC"}
 OUT=${OUT:-$BENCH/results}
@@ -73,10 +81,10 @@ BEGAN=$(date +%s)
   echo "contenders: reactive-informer $(git -C "$ROOT" rev-parse --short HEAD), fabric8 kubernetes-client 7.9.0, client-java 27.0.0, client-go v0.36.6"
   echo "jvm flags: $JVM_FLAGS"
   echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "matrix: sizes $SIZES; watch events $EVENTS; 10 handlers at $FANOUT_SIZES; runs $RUNS; warm-up round on N=$WARMUP_N, $WARMUP_EVENTS events; seed $SEED"
+  echo "matrix: sizes $SIZES; $EVENTS watch events at N <= $WATCH_MAX_N; $FANOUT_SUBSCRIBERS handlers at N=$FANOUT_N; sync deadline $SYNC_DEADLINE_S s; runs $RUNS; two warm-up rounds per process on N=$WARMUP_N, $WARMUP_EVENTS events; seed $SEED"
   echo "latency: $LAT_COUNT events at $LAT_RATE/s after a sync of N=$SIDE_N, first second discarded; runs $RUNS"
   echo "threads: $INFORMERS informers (one per namespace, empty lists); runs $RUNS"
-  echo "slow handler: $SLOW_HANDLER_MS ms per notification, $SLOW_RATE events/s for $SLOW_SECONDS s after a sync of N=$SIDE_N, heap sampled every $SLOW_SAMPLE_SECONDS s; one run, contenders concurrently"
+  echo "slow handler: $SLOW_HANDLER_MS ms per notification, $SLOW_RATE events/s for $SLOW_SECONDS s after a sync of N=$SIDE_N, heap sampled every $SLOW_SAMPLE_SECONDS s; one run, contenders concurrently, beside the threads and matrix phases"
 } > "$OUT/machine.txt"
 
 OURS="java $JVM_FLAGS -cp $JAR $PKG.ReactiveInformerContender"
@@ -96,11 +104,11 @@ informer_contenders() {
   if [[ $HAVE_GO == 1 ]]; then echo "client-go|$CG|$1"; fi
 }
 
-# the matrix at size $1: the ceiling and every contender with one handler, and with 10 at FANOUT_SIZES
+# the matrix: the ceiling and every contender with one handler (FANOUT_N adds the fan-out rounds)
 matrix_contenders() {
-  echo "ceiling|java $JVM_FLAGS -cp $JAR $PKG.CeilingContender|1"
+  # no fan-out rounds for the ceiling: it has no handlers
+  echo "ceiling|env FANOUT_N=-1 java $JVM_FLAGS -cp $JAR $PKG.CeilingContender|1"
   informer_contenders 1
-  if [[ " $FANOUT_SIZES " == *" $1 "* ]]; then informer_contenders 10; fi
 }
 
 SERVER_PIDS=()
@@ -148,70 +156,90 @@ interleaved() {
 
 phase_time() { echo "phase $1: $(( $(date +%s) - $2 )) s" >> "$OUT/machine.txt"; }
 
-if [[ " $PHASES " == *" matrix "* ]]; then
-  t0=$(date +%s)
-  # warm-up rounds run on a small corpus of their own: JIT and class loading warm up just the same,
-  # and the measured round at large N does not pay for a second LIST of hundreds of MB
-  start_server "$BENCH/target/replay/n$WARMUP_N-m$WARMUP_EVENTS-s$SEED" "$WARMUP_N" "$WARMUP_EVENTS"
-  export BENCH_WARMUP_SERVER=$URL BENCH_MODE=matrix
-  for n in $SIZES; do
-    start_server "$BENCH/target/replay/n$n-m$EVENTS-s$SEED" "$n" "$EVENTS"
-    mapfile -t LIST < <(matrix_contenders "$n")
-    for RUN in $(seq "$RUNS"); do interleaved "n=$n" 1 "${LIST[@]}"; done
-    kill "${SERVER_PIDS[-1]}"; wait "${SERVER_PIDS[-1]}" 2>/dev/null || true; unset 'SERVER_PIDS[-1]'
-  done
-  stop_servers
-  unset BENCH_WARMUP_SERVER
-  phase_time matrix "$t0"
-fi
-
 # one corpus of SIDE_N objects serves the latency, slow-handler and threads phases: long enough for both streams
 SIDE_EVENTS=$(( LAT_COUNT > SLOW_RATE * SLOW_SECONDS * 100 / 99 + 200 ? LAT_COUNT : SLOW_RATE * SLOW_SECONDS * 100 / 99 + 200 ))
 if [[ " $PHASES " == *" latency "* || " $PHASES " == *" slow "* || " $PHASES " == *" threads "* ]]; then
   start_server "$BENCH/target/replay/n$SIDE_N-m$SIDE_EVENTS-s$SEED" "$SIDE_N" "$SIDE_EVENTS"
+  SIDE_URL=$URL
 fi
 export LAT_RATE LAT_COUNT INFORMERS SLOW_RATE SLOW_SECONDS SLOW_HANDLER_MS SLOW_SAMPLE_SECONDS
 
-if [[ " $PHASES " == *" latency "* ]]; then
-  t0=$(date +%s)
-  mapfile -t LIST < <(echo "ceiling|java $JVM_FLAGS -cp $JAR $PKG.CeilingContender|1"; informer_contenders 1)
-  # no warm-up round: the first second of the paced stream is discarded instead
-  export BENCH_MODE=latency
-  for RUN in $(seq "$RUNS"); do interleaved latency 0 "${LIST[@]}"; done
-  phase_time latency "$t0"
-fi
-
 if [[ " $PHASES " == *" slow "* ]]; then
-  t0=$(date +%s)
-  # every slow-handler contender at once: the phase measures memory at a rate every contender sustains,
-  # not speed, and five 5-minute runs one after the other would not fit the time budget
+  t_slow=$(date +%s)
+  # every slow-handler contender at once, in the background: the phase measures memory at a rate every
+  # contender sustains, not speed; at SLOW_RATE events/s it costs each process a few % of one core
+  # (slow_cpu_s in the results), which is what it takes from the phases that run beside it
   RUN=1
-  export BENCH_MODE=slow
+  URL=$SIDE_URL
   mapfile -t LIST < <(informer_contenders 1; echo "reactive-informer-unbounded|env OUR_POLICY=unbounded $OURS|1")
   # their streams start together once every one of them is synced (the server's /go?together=)
-  export SLOW_TOGETHER=${#LIST[@]}
   for entry in "${LIST[@]}"; do
     IFS='|' read -r name cmd subs <<< "$entry"
-    CONTENDER_TIMEOUT=$((SLOW_SECONDS + 300)) contender "$name" 1 0 "slow" $cmd \
-      > "$BENCH/target/slow-$name.log" &
+    BENCH_MODE=slow SLOW_TOGETHER=${#LIST[@]} CONTENDER_TIMEOUT=$((SLOW_SECONDS + 300)) \
+      contender "$name" 1 0 "slow" $cmd > "$BENCH/target/slow-$name.log" &
     SLOW_PIDS+=($!)
   done
 fi
 
 if [[ " $PHASES " == *" threads "* ]]; then
-  t1=$(date +%s)
-  # while the slow handlers wait: a thread count does not depend on CPU time
+  t0=$(date +%s)
+  # beside the slow phase: a thread count does not depend on CPU time
+  URL=$SIDE_URL
   mapfile -t LIST < <(informer_contenders 1)
   export BENCH_MODE=threads
   for RUN in $(seq "$RUNS"); do interleaved threads 0 "${LIST[@]}"; done
-  phase_time threads "$t1"
+  phase_time threads "$t0"
+fi
+
+if [[ " $PHASES " == *" matrix "* ]]; then
+  t0=$(date +%s)
+  if [[ ${#SLOW_PIDS[@]} -gt 0 ]]; then
+    # the matrix starts once the slow contenders have synced and their paced streams run
+    for _ in $(seq 600); do
+      [[ $(grep -c '^GO ' "$BENCH/target/replay/n$SIDE_N-m$SIDE_EVENTS-s$SEED/server.log" 2>/dev/null || true) -ge 1 ]] && break
+      sleep 0.5
+    done
+  fi
+  # warm-up rounds run on a small corpus of their own: JIT and class loading warm up just the same,
+  # and the measured rounds at large N do not pay for a second LIST of hundreds of MB
+  start_server "$BENCH/target/replay/n$WARMUP_N-m$WARMUP_EVENTS-s$SEED" "$WARMUP_N" "$WARMUP_EVENTS"
+  export BENCH_WARMUP_SERVER=$URL BENCH_MODE=matrix WATCH_MAX_N FANOUT_N FANOUT_SUBSCRIBERS SYNC_DEADLINE_S
+  # one process per contender and run measures the watched sizes in turn (smallest first), then one
+  # process per larger N: a client that keeps closed informers reachable (fabric8 does, ~25 KB per
+  # object) would otherwise carry every smaller round's cache into the large ones
+  SMALL=(); LARGE=()
+  for n in $SIZES; do
+    start_server "$BENCH/target/replay/n$n-m$EVENTS-s$SEED" "$n" "$EVENTS"
+    if (( n <= WATCH_MAX_N )); then SMALL+=("$URL"); else LARGE+=("$URL"); fi
+  done
+  TARGETS=()
+  if [[ ${#SMALL[@]} -gt 0 ]]; then TARGETS+=("$(IFS=,; echo "${SMALL[*]}")"); fi
+  TARGETS+=("${LARGE[@]}")
+  mapfile -t LIST < <(matrix_contenders)
+  for RUN in $(seq "$RUNS"); do
+    # two warm-up rounds: the first measured round at N = 1k takes a few hundred ms, and one warm-up
+    # round left it visibly less warm than the rounds after it
+    for URL in "${TARGETS[@]}"; do interleaved matrix 2 "${LIST[@]}"; done
+  done
+  unset BENCH_WARMUP_SERVER
+  phase_time matrix "$t0"
 fi
 
 if [[ ${#SLOW_PIDS[@]} -gt 0 ]]; then
   for pid in "${SLOW_PIDS[@]}"; do wait "$pid" || true; done
   SLOW_PIDS=()
   cat "$BENCH"/target/slow-*.log
-  phase_time "slow handler (threads included)" "$t0"
+  phase_time "slow handler" "$t_slow"
+fi
+
+if [[ " $PHASES " == *" latency "* ]]; then
+  t0=$(date +%s)
+  URL=$SIDE_URL
+  mapfile -t LIST < <(echo "ceiling|java $JVM_FLAGS -cp $JAR $PKG.CeilingContender|1"; informer_contenders 1)
+  # no warm-up round: the first second of the paced stream is discarded instead
+  export BENCH_MODE=latency
+  for RUN in $(seq "$RUNS"); do interleaved latency 0 "${LIST[@]}"; done
+  phase_time latency "$t0"
 fi
 stop_servers
 

@@ -12,19 +12,30 @@ from pathlib import Path
 OURS = "reactive-informer"
 MEASURES = [
     ("synced_ms", "Time to synced (ms, lower is better)", False),
+    ("list_objects_per_s", "List throughput: objects/s from start to synced (higher is better)", True),
     ("listed_to_handlers_ms", "Listed objects through every handler (ms, lower is better)", False),
     ("events_per_s", "Watch events/s through the cache to the handlers (higher is better)", True),
-    ("heap_bytes_per_object", "Retained heap per cached object after GC (bytes, lower is better)", False),
-    ("heap_growth_per_object", "Heap growth per cached object from before the client to synced, after GC (bytes)", False),
+    ("heap_growth_per_object", "Retained heap per cached object after GC (bytes, lower is better)", False),
     ("threads", "Threads alive with one informer (lower is better)", False),
 ]
 
 NOTES = {
-    "heap_bytes_per_object": "*Not yet trustworthy*: measured as used heap after full GC with the cache minus after "
-                             "closing the client; a client that keeps its cache reachable after close (or frees the "
-                             "previous round's late) shows a value near zero or negative; the next table measures from the other end.",
-    "heap_growth_per_object": "Used heap after full GC at synced minus before the client was created; JVM contenders only.",
+    "synced_ms": "A round that had not synced after the sync deadline (`sync_timeout_s`) counts as slower than "
+                 "any that did: where the median is such a round the cell reads `> deadline`, and the ratio is a "
+                 "lower bound. That contender's process then ends, so it has no larger N in that run.",
+    "list_objects_per_s": "N divided by the time to synced: the throughput-versus-N view of the table above.",
+    "events_per_s": "The watch stream is played at full speed for N up to `WATCH_MAX_N` only (above it the corpus "
+                    "is listed, not watched): at large N this measure would repeat the small-N one at the cost of "
+                    "minutes.",
+    "heap_growth_per_object": "Used heap after full GC once synced minus before the client was created, divided by N "
+                              "(JVM: used heap after two `System.gc()`; Go: `HeapInuse` after `runtime.GC()`). The "
+                              "client's fixed cost (connection pools, buffers, classes' static state) is spread over N, "
+                              "so small N reads higher; N = 100,000 is the per-object cost.",
 }
+
+TIMED_OUT = float("inf")
+# the measures a timed-out round counts in: a time that exceeds the deadline, a throughput below N/deadline
+TIMEOUT_VALUES = {"synced_ms": TIMED_OUT, "listed_to_handlers_ms": TIMED_OUT, "list_objects_per_s": 0.0}
 
 
 def parse(out):
@@ -65,25 +76,36 @@ SIDE_TABLES = {
              "One handler taking `slow_handler_ms` per notification while the server paces `slow_rate` events/s "
              "for `slow_seconds`; used heap after full GC (Go: HeapInuse after GC) when the stream starts and "
              "when it ends; the samples in between are in `raw.csv` and the chart. All contenders run at "
-             "the same time (one run). This library is measured with its default subscriber options "
+             "the same time (one run), beside the threads and matrix phases: the CPU column is what each took "
+             "from them over the stream. This library is measured with its default subscriber options "
              "(`BufferPolicy.COALESCE`: at most one pending notification per object key, so its memory is bounded "
              "by the number of objects) and, as `reactive-informer-unbounded`, with `BufferPolicy.UNBOUNDED`, "
              "the peers' behaviour (every notification queued).",
              [("policy", "policy", None), ("slow_heap_start_mb", "heap at start", False),
               ("slow_heap_end_mb", "heap at end", False), ("slow_heap_growth_mb", "growth", True),
-              ("slow_handled", "handled", False)]),
+              ("slow_handled", "handled", False), ("slow_cpu_s", "CPU s over the stream", False)]),
 }
 
 
 def medians(rows):
+    """(measure, contender, handlers, n) -> (median, rounds, deadline in s or None)."""
     by = defaultdict(list)
+    deadline = {}
     for r in rows:
         if r.get("warmup") == "true" or r.get("mode", "matrix") != "matrix":
             continue
+        key = (r["contender"], int(r["subscribers"]), int(r["n"]))
+        if "sync_timeout_s" in r:
+            deadline[key] = float(r["sync_timeout_s"])
+            for m, v in TIMEOUT_VALUES.items():
+                by[(m,) + key].append(v)
+            continue
+        if "synced_ms" in r:
+            r = dict(r, list_objects_per_s=int(r["n"]) / (float(r["synced_ms"]) / 1000))
         for m, _, _ in MEASURES:
             if m in r:
-                by[(m, r["contender"], int(r["subscribers"]), int(r["n"]))].append(float(r[m]))
-    return {k: (statistics.median(v), len(v)) for k, v in by.items()}
+                by[(m,) + key].append(float(r[m]))
+    return {k: (statistics.median(v), len(v), deadline.get(k[1:])) for k, v in by.items()}
 
 
 def fmt(v):
@@ -137,14 +159,32 @@ def side_tables(rows):
     return "\n".join(lines)
 
 
+def cell(m, v, ours):
+    """A matrix cell: the median and its ratio to ours; a timed-out median reads as a bound."""
+    median, _, deadline = v
+    if median in (TIMED_OUT, 0.0) and deadline is not None and m in TIMEOUT_VALUES:
+        bound = deadline * 1000 if median == TIMED_OUT else None
+        if bound is None:
+            return "not synced"
+        text = f"> {fmt(bound)} (not synced)"
+        if ours and 0 < ours[0] < TIMED_OUT:
+            text += f" (> {bound / ours[0]:.1f}× ours)"
+        return text
+    text = fmt(median)
+    if ours and 0 < ours[0] < TIMED_OUT and median > 0:
+        text += f" ({median / ours[0]:.2f}× ours)"
+    return text
+
+
 def table(med, rows):
-    sizes = sorted({int(r["n"]) for r in rows if r.get("mode", "matrix") == "matrix"})
+    sizes = sorted({int(r["n"]) for r in rows if r.get("mode", "matrix") == "matrix" and r.get("warmup") != "true"})
     lines = []
     for m, title, higher in MEASURES:
         series = sorted({(c, s) for (mm, c, s, _) in med if mm == m}, key=lambda cs: (cs[0] != OURS, cs))
         if not series:
             continue
-        lines += [f"### {title}", ""] + ([NOTES[m], ""] if m in NOTES else []) + [ "| contender | handlers | " + " | ".join(f"N={n:,}" for n in sizes) + " |",
+        lines += [f"### {title}", ""] + ([NOTES[m], ""] if m in NOTES else []) + [
+                  "| contender | handlers | " + " | ".join(f"N={n:,}" for n in sizes) + " |",
                   "|---|---:|" + "---:|" * len(sizes)]
         for c, s in series:
             cells = []
@@ -153,11 +193,8 @@ def table(med, rows):
                 if v is None:
                     cells.append("–")
                     continue
-                ours = med.get((m, OURS, s, n)) or med.get((m, OURS, 1, n))
-                ratio = ""
-                if c != OURS and ours and ours[0] > 0 and v[0] > 0:
-                    ratio = f" ({v[0] / ours[0]:.2f}× ours)"
-                cells.append(fmt(v[0]) + ratio)
+                ours = None if c == OURS else med.get((m, OURS, s, n))
+                cells.append(cell(m, v, ours))
             lines.append(f"| {c} | {s} | " + " | ".join(cells) + " |")
         lines.append("")
     return "\n".join(lines)
@@ -177,7 +214,10 @@ def charts(med, rows, out):
             continue
         fig, ax = plt.subplots(figsize=(8, 5))
         for c, s in series:
-            pts = sorted((n, v[0]) for (mm, cc, ss, n), v in med.items() if mm == m and cc == c and ss == s)
+            pts = sorted((n, v[0]) for (mm, cc, ss, n), v in med.items()
+                         if mm == m and cc == c and ss == s and 0 < v[0] < TIMED_OUT)
+            if not pts:
+                continue
             ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=f"{c} ×{s}")
         ax.set_xscale("log")
         ax.set_xlabel("objects listed (N)")

@@ -2,29 +2,31 @@
 // shared pod informer across all namespaces (no resync) with SUBSCRIBERS event handlers, against the
 // replay server, printing the same RESULT lines as the JVM contenders.
 //
-//	client-go-contender SERVER [SUBSCRIBERS [WARMUPS [ITERATIONS]]]
+//	client-go-contender SERVERS [SUBSCRIBERS [WARMUPS [ITERATIONS]]]
 //
 // Synced is polled every millisecond (cache.WaitForCacheSync polls every 100 ms, which would hide
-// the real time). Heap is Go's HeapInuse after runtime.GC, with the informer minus without it.
+// the real time). Heap is Go's HeapInuse after runtime.GC, with the synced informer minus before it.
 //
 // The environment picks the measure as for the JVM contenders (see Harness.java): BENCH_MODE
-// (matrix, latency, threads, slow), BENCH_WARMUP_SERVER, LAT_RATE, LAT_COUNT, INFORMERS, SLOW_RATE,
+// (matrix, latency, threads, slow), BENCH_WARMUP_SERVER, FANOUT_N, FANOUT_SUBSCRIBERS, WATCH_MAX_N,
+// SYNC_DEADLINE_S, LAT_RATE, LAT_COUNT, INFORMERS, SLOW_RATE,
 // SLOW_SECONDS, SLOW_HANDLER_MS, SLOW_SAMPLE_SECONDS, SLOW_TOGETHER.
 package main
 
 import (
 	"bufio"
 	"fmt"
-	"math"
-	"sort"
 	"io"
+	"math"
 	"net/http"
 	"os"
 	"runtime"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -78,6 +80,15 @@ func heapInUse() int64 {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	return int64(m.HeapInuse)
+}
+
+// cpuSeconds is the CPU time (user and system) this process has used so far.
+func cpuSeconds() float64 {
+	var u syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
+		return -1
+	}
+	return float64(u.Utime.Nano()+u.Stime.Nano()) / 1e9
 }
 
 func osThreads() int {
@@ -185,34 +196,78 @@ func waitSynced(informers ...cache.SharedIndexInformer) {
 	}
 }
 
-func main() {
-	subscribers, warmups, iterations := arg(2, 1), arg(3, 1), arg(4, 1)
-	main := newTarget(os.Args[1])
-	warm := main
+// round is one measured (or warm-up) round: a fresh informer against target with subscribers handlers;
+// watch is false for a corpus above WATCH_MAX_N, which is listed only.
+type round struct {
+	t           *target
+	subscribers int
+	warmup      bool
+	watch       bool
+}
+
+// plan is the process's rounds as Harness.java plans them: warm-ups, then each server of the
+// comma-separated list (matrix mode; the others use the first), plus FANOUT_SUBSCRIBERS handlers at FANOUT_N.
+func plan(mode string, subscribers, warmups, iterations int) []round {
+	var targets []*target
+	for _, s := range strings.Split(os.Args[1], ",") {
+		targets = append(targets, newTarget(s))
+	}
+	if mode != "matrix" {
+		targets = targets[:1]
+	}
+	warm := targets[0]
 	if w := os.Getenv("BENCH_WARMUP_SERVER"); w != "" {
 		warm = newTarget(w)
 	}
-	mode := env("BENCH_MODE", "matrix")
-	for round := 0; round < warmups+iterations; round++ {
-		t := main
-		if round < warmups {
-			t = warm
+	watchMax := int64(envFloat("WATCH_MAX_N", 1e15))
+	fanOutN, fanOutSubscribers := int64(envFloat("FANOUT_N", -1)), int(envFloat("FANOUT_SUBSCRIBERS", 10))
+	var rounds []round
+	add := func(t *target, subs int, warmup bool) {
+		rounds = append(rounds, round{t, subs, warmup, mode != "matrix" || t.objects <= watchMax})
+	}
+	for i := 0; i < warmups; i++ {
+		add(warm, subscribers, true)
+	}
+	for _, t := range targets {
+		for i := 0; i < iterations; i++ {
+			add(t, subscribers, false)
 		}
+		if mode == "matrix" && t.objects == fanOutN && fanOutSubscribers != subscribers {
+			for i := 0; i < iterations; i++ {
+				add(t, fanOutSubscribers, false)
+			}
+		}
+	}
+	return rounds
+}
+
+func report(mode string, index int, r round, fields string) {
+	fmt.Printf("RESULT contender=client-go subscribers=%d mode=%s n=%d m=%s round=%d warmup=%t %s\n",
+		r.subscribers, mode, r.t.objects, r.t.corpus["m"], index, r.warmup, fields)
+}
+
+func main() {
+	mode := env("BENCH_MODE", "matrix")
+	for i, r := range plan(mode, arg(2, 1), arg(3, 1), arg(4, 1)) {
 		var fields string
 		switch mode {
 		case "matrix":
-			fields = matrix(t, subscribers)
+			var synced bool
+			if fields, synced = matrix(r); !synced {
+				// as Harness.reportSyncTimeout: the rounds that follow are larger corpora still
+				report(mode, i, r, fields)
+				os.Exit(0)
+			}
 		case "latency":
-			fields = latency(t)
+			fields = latency(r.t)
 		case "threads":
-			fields = threads(t)
+			fields = threads(r.t)
 		case "slow":
-			fields = slow(t)
+			fields = slow(r.t)
 		default:
 			panic("unknown BENCH_MODE " + mode)
 		}
-		fmt.Printf("RESULT contender=client-go subscribers=%d mode=%s n=%d m=%s round=%d warmup=%t %s\n",
-			subscribers, mode, t.objects, t.corpus["m"], round, round < warmups, fields)
+		report(mode, i, r, fields)
 	}
 }
 
@@ -222,10 +277,17 @@ func podInformer(t *target, namespace string) (informers.SharedInformerFactory, 
 	return factory, factory.Core().V1().Pods().Informer()
 }
 
-func matrix(t *target, subscribers int) string {
+// matrix measures one round; synced is false (and fields say so) when it did not sync within SYNC_DEADLINE_S.
+func matrix(r round) (fields string, synced bool) {
+	t := r.t
+	before := heapInUse()
 	factory, pods := podInformer(t, "")
-	c := newCounters(subscribers, t.objects, t.notifications)
-	for s := 0; s < subscribers; s++ {
+	notifications := int64(0)
+	if r.watch {
+		notifications = t.notifications
+	}
+	c := newCounters(r.subscribers, t.objects, notifications)
+	for s := 0; s < r.subscribers; s++ {
 		h := s
 		if _, err := pods.AddEventHandler(handlerOf(func(*v1.Pod) { c.count(h) })); err != nil {
 			panic(err)
@@ -234,8 +296,14 @@ func matrix(t *target, subscribers int) string {
 	stop := make(chan struct{})
 	start := time.Now()
 	factory.Start(stop)
-	waitSynced(pods)
-	synced := time.Since(start)
+	deadline := time.Duration(envFloat("SYNC_DEADLINE_S", 600)) * time.Second
+	for !pods.HasSynced() {
+		if time.Since(start) > deadline {
+			return fmt.Sprintf("sync_timeout_s=%d", int(deadline.Seconds())), false
+		}
+		time.Sleep(time.Millisecond)
+	}
+	syncedIn := time.Since(start)
 	if got := len(pods.GetStore().ListKeys()); int64(got) != t.objects {
 		panic(fmt.Sprintf("cache holds %d of %d", got, t.objects))
 	}
@@ -244,18 +312,20 @@ func matrix(t *target, subscribers int) string {
 	withCache := heapInUse()
 	threads := osThreads()
 	goroutines := runtime.NumGoroutine()
-	watchStart := time.Now()
-	t.goStream(0, math.MaxInt32)
-	c.allWG.Wait()
-	watched := time.Since(watchStart)
+	fields = fmt.Sprintf("synced_ms=%.3f listed_to_handlers_ms=%.3f", float64(syncedIn.Microseconds())/1000,
+		float64(delivered.Microseconds())/1000)
+	if r.watch {
+		watchStart := time.Now()
+		t.goStream(0, math.MaxInt32)
+		c.allWG.Wait()
+		fields += fmt.Sprintf(" events_per_s=%d", int64(float64(t.notifications)/time.Since(watchStart).Seconds()))
+	}
 	cached := len(pods.GetStore().ListKeys())
 	close(stop)
 	factory.Shutdown()
-	pods, factory = nil, nil
-	released := heapInUse()
-	return fmt.Sprintf("synced_ms=%.3f listed_to_handlers_ms=%.3f events_per_s=%d threads=%d goroutines=%d cached=%d heap_bytes_per_object=%d",
-		float64(synced.Microseconds())/1000, float64(delivered.Microseconds())/1000,
-		int64(float64(t.notifications)/watched.Seconds()), threads, goroutines, cached, (withCache-released)/t.objects)
+	get(t.server + "/drop")
+	return fields + fmt.Sprintf(" threads=%d goroutines=%d cached=%d heap_growth_per_object=%d heap_before_mb=%d",
+		threads, goroutines, cached, (withCache-before)/t.objects, before>>20), true
 }
 
 func latency(t *target) string {
@@ -382,6 +452,7 @@ func slow(t *target) string {
 	isSlow.Store(true)
 	t.goTogether(rate, int(math.Ceil(rate*float64(seconds)*100/99)), int(envFloat("SLOW_TOGETHER", 1)))
 	began := time.Now()
+	cpuAtStart := cpuSeconds()
 	samples := "0:" + mb(start)
 	end := start
 	for next := sample; ; next += sample {
@@ -395,8 +466,8 @@ func slow(t *target) string {
 	}
 	sent := min(int64(rate*float64(seconds)), t.notificationsIn(int(math.Ceil(rate*float64(seconds)*100/99))))
 	result := fmt.Sprintf("slow_heap_start_mb=%s slow_heap_end_mb=%s slow_heap_growth_mb=%s slow_seconds=%d slow_rate=%g "+
-		"slow_handler_ms=%d slow_notifications_sent=%d slow_handled=%d slow_heap_samples_mb=%s policy=unbounded",
-		mb(start), mb(end), mb(end-start), seconds, rate, handlerMs, sent, handled.Load()-before, samples)
+		"slow_handler_ms=%d slow_notifications_sent=%d slow_handled=%d slow_heap_samples_mb=%s slow_cpu_s=%.1f policy=unbounded",
+		mb(start), mb(end), mb(end-start), seconds, rate, handlerMs, sent, handled.Load()-before, samples, cpuSeconds()-cpuAtStart)
 	close(stop)
 	return result
 }

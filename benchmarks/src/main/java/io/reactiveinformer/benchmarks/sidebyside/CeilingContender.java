@@ -38,14 +38,14 @@ public final class CeilingContender {
         if (h.mode != Harness.Mode.MATRIX && h.mode != Harness.Mode.LATENCY) {
             throw new IllegalArgumentException("the ceiling has no informer to measure in mode " + h.mode);
         }
-        for (int round = 0; round < h.rounds(); round++) {
-            Harness.Target t = h.target(round);
+        for (Harness.Round round : h.rounds()) {
+            Harness.Target t = round.target();
             String rv = t.corpus().getProperty("listResourceVersion");
             boolean latency = h.mode == Harness.Mode.LATENCY;
             int count = latency ? Harness.latencyCount() : Integer.MAX_VALUE;
-            int expected = latency ? t.notificationsIn(count) : t.notifications();
+            int expected = latency ? t.notificationsIn(count) : round.notifications();
             Latencies latencies = new Latencies(latency ? expected : 0);
-            long before = Harness.usedHeapAfterGc();
+            long before = Harness.heapBeforeRound();
             Map<String, V1Pod> store = new HashMap<>();
             long start = System.nanoTime();
             try (InputStream in = http.send(HttpRequest.newBuilder(t.server().resolve("/api/v1/pods")).build(),
@@ -58,52 +58,60 @@ public final class CeilingContender {
             long synced = System.nanoTime() - start;
             long withCache = Harness.usedHeapAfterGc();
             int threads = Harness.liveThreads();
-            CompletableFuture<HttpResponse<InputStream>> watch = http.sendAsync(HttpRequest.newBuilder(
-                    t.server().resolve("/api/v1/pods?watch=true&allowWatchBookmarks=true&resourceVersion=" + rv)).build(),
-                    HttpResponse.BodyHandlers.ofInputStream());
-            InputStream body = watch.join().body();
-            long watchStart = System.nanoTime();
-            t.go(latency ? Harness.latencyRate() : 0, count);
-            int seen = 0;
-            try (MappingIterator<Event> events = eventReader.readValues(body)) {
-                while (seen < expected && events.hasNext()) {
-                    Event e = events.next();
-                    if (latency && !"BOOKMARK".equals(e.type)) {
-                        latencies.record(e.object.getMetadata().getResourceVersion());
-                    }
-                    switch (e.type) {
-                        case "ADDED", "MODIFIED" -> store.put(key(e.object), e.object);
-                        case "DELETED" -> store.remove(key(e.object));
-                        default -> {
-                            continue;
-                        }
-                    }
-                    seen++;
-                }
-            }
-            if (seen < expected) {
-                throw new IllegalStateException("watch ended after " + seen + " notifications");
-            }
-            long watched = System.nanoTime() - watchStart;
-            if (latency) {
-                Map<String, Object> m = latencies.summary(t, Harness.LATENCY_DISCARD_MICROS);
-                m.put("lat_rate", Harness.latencyRate());
-                h.report("ceiling", round, m);
-                continue;
-            }
             Map<String, Object> m = new LinkedHashMap<>();
+            if (expected > 0) {
+                long watched = watch(http, eventReader, t, rv, latency, count, expected, store, latencies);
+                if (latency) {
+                    m = latencies.summary(t, Harness.LATENCY_DISCARD_MICROS);
+                    m.put("lat_rate", Harness.latencyRate());
+                    h.report("ceiling", round, m);
+                    continue;
+                }
+                m.put("events_per_s", Math.round(expected / (watched / 1e9)));
+            }
             m.put("synced_ms", synced / 1e6);
             m.put("listed_to_handlers_ms", synced / 1e6);
-            m.put("events_per_s", Math.round(t.notifications() / (watched / 1e9)));
-            int size = store.size();
-            store.clear();
-            m.put("heap_bytes_per_object", (withCache - h.heapAfterClose(round)) / t.objects());
-            m.put("cached", size);
+            m.put("cached", store.size());
             m.put("threads", threads);
             m.put("heap_growth_per_object", (withCache - before) / t.objects());
+            m.put("heap_before_mb", before >> 20);
+            store.clear();
+            t.dropWatches();
             h.report("ceiling", round, m);
         }
         System.exit(0);
+    }
+
+    /** Plays the watch stream into {@code store} until {@code expected} notifications; answers the nanoseconds it took. */
+    private static long watch(HttpClient http, ObjectReader eventReader, Harness.Target t, String rv, boolean latency,
+            int count, int expected, Map<String, V1Pod> store, Latencies latencies) throws Exception {
+        CompletableFuture<HttpResponse<InputStream>> watch = http.sendAsync(HttpRequest.newBuilder(
+                t.server().resolve("/api/v1/pods?watch=true&allowWatchBookmarks=true&resourceVersion=" + rv)).build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        InputStream body = watch.join().body();
+        long watchStart = System.nanoTime();
+        t.go(latency ? Harness.latencyRate() : 0, count);
+        int seen = 0;
+        try (MappingIterator<Event> events = eventReader.readValues(body)) {
+            while (seen < expected && events.hasNext()) {
+                Event e = events.next();
+                if (latency && !"BOOKMARK".equals(e.type)) {
+                    latencies.record(e.object.getMetadata().getResourceVersion());
+                }
+                switch (e.type) {
+                    case "ADDED", "MODIFIED" -> store.put(key(e.object), e.object);
+                    case "DELETED" -> store.remove(key(e.object));
+                    default -> {
+                        continue;
+                    }
+                }
+                seen++;
+            }
+        }
+        if (seen < expected) {
+            throw new IllegalStateException("watch ended after " + seen + " notifications");
+        }
+        return System.nanoTime() - watchStart;
     }
 
     private static String key(V1Pod pod) {

@@ -11,6 +11,7 @@ import io.reactiveinformer.informer.SubscriberOptions;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.TimeoutException;
 import reactor.core.Disposable;
 import reactor.core.Disposables;
 import reactor.core.publisher.Mono;
@@ -27,10 +28,10 @@ public final class ReactiveInformerContender {
 
     public static void main(String[] args) throws Exception {
         Harness h = new Harness(args);
-        for (int round = 0; round < h.rounds(); round++) {
-            Harness.Target t = h.target(round);
+        for (Harness.Round round : h.rounds()) {
+            Harness.Target t = round.target();
             switch (h.mode) {
-                case MATRIX -> h.report("reactive-informer", round, matrix(h, t, round));
+                case MATRIX -> h.report("reactive-informer", round, matrix(h, round));
                 case LATENCY -> h.report("reactive-informer", round, latency(t));
                 case THREADS -> h.report("reactive-informer", round, threads(t));
                 case SLOW -> {
@@ -42,21 +43,25 @@ public final class ReactiveInformerContender {
         System.exit(0);
     }
 
-    private static Map<String, Object> matrix(Harness h, Harness.Target t, int round) throws Exception {
-        long before = Harness.usedHeapAfterGc();
+    private static Map<String, Object> matrix(Harness h, Harness.Round round) throws Exception {
+        Harness.Target t = round.target();
+        long before = Harness.heapBeforeRound();
         KubernetesClient client = KubernetesClient.create(ClientConfig.forServer(t.server()));
         SharedInformerFactory factory = SharedInformerFactory.builder(client).build();
         SharedIndexInformer<V1Pod> pods = factory.informer(V1Pod.class);
-        Counters counters = new Counters(h.subscribers, t.objects(), t.notifications());
+        Counters counters = new Counters(round.subscribers(), t.objects(), round.notifications());
         Disposable.Composite subscriptions = Disposables.composite();
-        for (int s = 0; s < h.subscribers; s++) {
+        for (int s = 0; s < round.subscribers(); s++) {
             int handler = s;
             subscriptions.add(pods.notifications(SubscriberOptions.defaults().unbounded().withName("handler-" + s))
                     .subscribe(n -> counters.count(handler)));
         }
         long start = System.nanoTime();
         factory.start();
-        factory.waitForCacheSync().block(Duration.ofMinutes(10));
+        if (!factory.waitForCacheSync().thenReturn(true).timeout(Harness.syncDeadline())
+                .onErrorResume(TimeoutException.class, e -> Mono.just(false)).block()) {
+            h.reportSyncTimeout("reactive-informer", round);
+        }
         long synced = System.nanoTime() - start;
         if (pods.indexer().size() != t.objects()) {
             throw new IllegalStateException("cache holds " + pods.indexer().size() + " of " + t.objects());
@@ -65,23 +70,23 @@ public final class ReactiveInformerContender {
         long delivered = System.nanoTime() - start;
         long withCache = Harness.usedHeapAfterGc();
         int threads = Harness.liveThreads();
-        long watchStart = System.nanoTime();
-        t.go(0, Integer.MAX_VALUE);
-        counters.awaitAll();
-        long watched = System.nanoTime() - watchStart;
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("synced_ms", synced / 1e6);
         m.put("listed_to_handlers_ms", delivered / 1e6);
-        m.put("events_per_s", Math.round(t.notifications() / (watched / 1e9)));
+        if (round.watch()) {
+            long watchStart = System.nanoTime();
+            t.go(0, Integer.MAX_VALUE);
+            counters.awaitAll();
+            m.put("events_per_s", Math.round(t.notifications() / ((System.nanoTime() - watchStart) / 1e9)));
+        }
         m.put("threads", threads);
         m.put("heap_growth_per_object", (withCache - before) / t.objects());
+        m.put("heap_before_mb", before >> 20);
         m.put("cached", pods.indexer().size());
         subscriptions.dispose();
         factory.shutdown().block(Duration.ofSeconds(30));
         client.close();
-        pods = null;
-        factory = null;
-        m.put("heap_bytes_per_object", (withCache - h.heapAfterClose(round)) / t.objects());
+        t.dropWatches();
         return m;
     }
 

@@ -34,6 +34,9 @@ import tools.jackson.databind.json.JsonMapper;
  * first byte of the stream it asked for. {@code /corpus} tells the corpus properties, {@code /notifications?count=K} how many
  * notifications the first {@code K} events carry; with a rate,
  * {@code /writes} gives the wall-clock time (epoch microseconds) each event was written, for latency.
+ * {@code /drop} ends every open watch (a round is over): a client that closed its informer without
+ * closing the connection would otherwise keep the informer, and its cache, reachable from the
+ * connection into the rounds that follow.
  * WebSocket upgrades are refused with a plain 200, which fabric8 takes as the cue to watch over plain HTTP.
  * Runs one thread per connection: it is the load generator, not a contender.
  */
@@ -53,6 +56,8 @@ public final class ReplayServer {
     private final byte[] emptyList;
     private final LinkedBlockingQueue<CompletableFuture<double[]>> waiting = new LinkedBlockingQueue<>();
     private volatile String lastWrites = "";
+    /** Bumped by {@code /drop}: a watch ends once the generation it started in is over. */
+    private volatile int generation;
     private final Object barrier = new Object();
     private int arrived;
     private CompletableFuture<Void> released = new CompletableFuture<>();
@@ -129,6 +134,12 @@ public final class ReplayServer {
                 send(exchange, 200, "text/plain", text.toString().getBytes(StandardCharsets.UTF_8));
             } else if (path.equals("/writes")) {
                 send(exchange, 200, "text/plain", lastWrites.getBytes(StandardCharsets.UTF_8));
+            } else if (path.equals("/drop")) {
+                generation++;
+                for (CompletableFuture<double[]> go; (go = waiting.poll()) != null; ) {
+                    go.completeExceptionally(new IllegalStateException("dropped"));
+                }
+                send(exchange, 200, "text/plain", new byte[0]);
             } else if (path.equals("/quit")) {
                 send(exchange, 200, "text/plain", new byte[0]);
                 System.exit(0);
@@ -185,6 +196,9 @@ public final class ReplayServer {
             mine = released;
             if (++arrived == together) {
                 arrived = 0;
+                // the driver waits for this line before it starts the phases that run beside these streams
+                System.out.println("GO together=" + together + " rate=" + rate);
+                System.out.flush();
                 released = new CompletableFuture<>();
                 try {
                     for (int i = 0; i < together; i++) {
@@ -221,6 +235,7 @@ public final class ReplayServer {
     }
 
     private void watch(HttpExchange exchange, String rv) throws IOException {
+        int started = generation;
         exchange.getResponseHeaders().set("Content-Type", "application/json");
         exchange.sendResponseHeaders(200, 0);
         OutputStream out = exchange.getResponseBody();
@@ -250,7 +265,7 @@ public final class ReplayServer {
         }
         byte[] bookmark = ("{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":"
                 + "{\"resourceVersion\":\"" + finalRv + "\"}}}\n").getBytes(StandardCharsets.UTF_8);
-        while (true) {
+        while (generation == started) {
             LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
             out.write(bookmark);
             out.flush();

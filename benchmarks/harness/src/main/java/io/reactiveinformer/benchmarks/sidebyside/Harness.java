@@ -7,19 +7,30 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
 /**
  * What every JVM contender shares: the replay server's control calls, a heap reading after full GC,
- * and the {@code RESULT} line the driver script collects. One contender process runs
- * {@code warmups + iterations} rounds against a fresh client each round; warm-up rounds are reported
- * (for the raw data) but flagged so the summary discards them.
+ * the plan of rounds and the {@code RESULT} line the driver script collects. One contender process runs
+ * its {@link #rounds()}, each against a fresh client; warm-up rounds are reported (for the raw data) but
+ * flagged so the summary discards them.
+ *
+ * <p>Arguments: {@code SERVERS [SUBSCRIBERS [WARMUPS [ITERATIONS]]]}. In the matrix mode {@code SERVERS}
+ * is a comma-separated list of replay servers, smallest corpus first: one process measures every N in
+ * turn (one JVM start and one warm-up per run instead of one per N), and the driver interleaves the
+ * contenders run by run. A round that does not sync within {@code SYNC_DEADLINE_S} is reported as such
+ * and ends the process ({@link #reportSyncTimeout}): the corpora that follow are larger still.
  *
  * <p>The driver picks the measure with environment variables, the same for the Go contender:
  * {@code BENCH_MODE} ({@link Mode}), {@code BENCH_WARMUP_SERVER} (a replay server of a small corpus
- * for the warm-up rounds, so warming up costs little at large N), {@code LAT_RATE}/{@code LAT_COUNT},
+ * for the warm-up rounds), {@code FANOUT_N}/{@code FANOUT_SUBSCRIBERS} (the matrix also runs the
+ * corpus of FANOUT_N objects with that many handlers), {@code WATCH_MAX_N} (larger corpora are listed
+ * but their watch stream is not played), {@code SYNC_DEADLINE_S}, {@code LAT_RATE}/{@code LAT_COUNT},
  * {@code INFORMERS}, {@code SLOW_RATE}/{@code SLOW_SECONDS}/{@code SLOW_HANDLER_MS}/{@code SLOW_SAMPLE_SECONDS}.
  */
 public final class Harness {
@@ -39,15 +50,19 @@ public final class Harness {
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     public final Mode mode = Mode.valueOf(env("BENCH_MODE", "matrix").toUpperCase(java.util.Locale.ROOT));
-    public final URI server;
-    public final int subscribers;
-    public final int warmups;
-    public final int iterations;
-    public final Properties corpus;
-    public final int objects;
-    public final int notifications;
-    private final Target main;
-    private final Target warmup;
+    private final List<Round> rounds = new ArrayList<>();
+
+    /**
+     * One round: a fresh client against {@code target} with {@code subscribers} handlers. A round with
+     * {@code watch} false lists only (its corpus is above {@code WATCH_MAX_N}).
+     */
+    public record Round(int index, Target target, int subscribers, boolean warmup, boolean watch) {
+
+        /** The notifications the round's handlers see after the list: none when the stream is not played. */
+        public int notifications() {
+            return watch ? target.notifications() : 0;
+        }
+    }
 
     /** One replay server and the corpus it serves. */
     public record Target(URI server, Properties corpus, int objects, int notifications) {
@@ -61,6 +76,11 @@ public final class Harness {
 
         public String get(String path) throws IOException, InterruptedException {
             return Harness.get(server, path);
+        }
+
+        /** Ends every watch the server has open: the round's client is closed. */
+        public void dropWatches() throws IOException, InterruptedException {
+            get("/drop");
         }
 
         /** How many notifications (events that are not bookmarks) the first {@code count} events carry. */
@@ -83,21 +103,59 @@ public final class Harness {
     }
 
     public Harness(String[] args) throws IOException, InterruptedException {
-        server = URI.create(args[0]);
-        subscribers = args.length > 1 ? Integer.parseInt(args[1]) : 1;
-        warmups = args.length > 2 ? Integer.parseInt(args[2]) : 1;
-        iterations = args.length > 3 ? Integer.parseInt(args[3]) : 1;
-        main = Target.of(server);
+        int subscribers = args.length > 1 ? Integer.parseInt(args[1]) : 1;
+        int warmups = args.length > 2 ? Integer.parseInt(args[2]) : 1;
+        int iterations = args.length > 3 ? Integer.parseInt(args[3]) : 1;
+        List<Target> targets = new ArrayList<>();
+        for (String server : args[0].split(",")) {
+            targets.add(Target.of(URI.create(server)));
+        }
+        if (mode != Mode.MATRIX) {
+            targets = targets.subList(0, 1);
+        }
         String warmupServer = System.getenv("BENCH_WARMUP_SERVER");
-        warmup = warmupServer == null || warmupServer.isEmpty() ? main : Target.of(URI.create(warmupServer));
-        corpus = main.corpus();
-        objects = main.objects();
-        notifications = main.notifications();
+        Target warmup = warmupServer == null || warmupServer.isEmpty() ? targets.get(0) : Target.of(URI.create(warmupServer));
+        for (int i = 0; i < warmups; i++) {
+            add(warmup, subscribers, true);
+        }
+        int fanOutN = envInt("FANOUT_N", -1);
+        int fanOutSubscribers = envInt("FANOUT_SUBSCRIBERS", 10);
+        for (Target t : targets) {
+            for (int i = 0; i < iterations; i++) {
+                add(t, subscribers, false);
+            }
+            if (mode == Mode.MATRIX && t.objects() == fanOutN && fanOutSubscribers != subscribers) {
+                for (int i = 0; i < iterations; i++) {
+                    add(t, fanOutSubscribers, false);
+                }
+            }
+        }
     }
 
-    /** The server of a round: the warm-up server for warm-up rounds. */
-    public Target target(int round) {
-        return round < warmups ? warmup : main;
+    private void add(Target target, int subscribers, boolean warmup) {
+        rounds.add(new Round(rounds.size(), target, subscribers, warmup,
+                mode != Mode.MATRIX || target.objects() <= envInt("WATCH_MAX_N", Integer.MAX_VALUE)));
+    }
+
+    /** The rounds of this process, in order: warm-ups, then each corpus (and its fan-out rounds). */
+    public List<Round> rounds() {
+        return rounds;
+    }
+
+    /** {@code SYNC_DEADLINE_S}: how long a matrix round may take to sync before it is reported as timed out. */
+    public static Duration syncDeadline() {
+        return Duration.ofSeconds(envInt("SYNC_DEADLINE_S", 600));
+    }
+
+    /**
+     * Reports that {@code round} did not sync within {@link #syncDeadline()} and ends the process: the
+     * client may still be decoding, and the rounds that follow are larger corpora still.
+     */
+    public void reportSyncTimeout(String contender, Round round) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("sync_timeout_s", syncDeadline().toSeconds());
+        report(contender, round, m);
+        System.exit(0);
     }
 
     public static String env(String name, String otherwise) {
@@ -124,33 +182,39 @@ public final class Harness {
         return response.body();
     }
 
+    /**
+     * Used heap after two full GCs (the second collects what the first only made unreachable, such as
+     * objects kept for reference processing).
+     */
     public static long usedHeapAfterGc() {
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < 2; i++) {
             System.gc();
         }
         return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     }
 
     /**
-     * Used heap after the client was closed: closing finishes asynchronously in every client (event
-     * loops, executor threads let go of their last references a little later), so this takes the
-     * lowest reading of five full GCs 200 ms apart.
+     * Used heap after GC before a round creates its client. Every client finishes closing the previous
+     * round's client asynchronously (event loops and executor threads let go of their last references
+     * a little later), so this reads every 250 ms until a reading is within 1 MB of the one before,
+     * for at most 5 s.
      */
-    public static long settledHeapAfterGc() throws InterruptedException {
-        long lowest = Long.MAX_VALUE;
-        for (int i = 0; i < 5; i++) {
-            lowest = Math.min(lowest, usedHeapAfterGc());
-            Thread.sleep(200);
+    public static long heapBeforeRound() throws InterruptedException {
+        long previous = usedHeapAfterGc();
+        for (int i = 0; i < 20; i++) {
+            Thread.sleep(250);
+            long now = usedHeapAfterGc();
+            if (Math.abs(previous - now) < (1 << 20)) {
+                return Math.min(previous, now);
+            }
+            previous = now;
         }
-        return lowest;
+        return previous;
     }
 
-    /**
-     * Used heap after the client of {@code round} was closed: {@link #settledHeapAfterGc()} for a
-     * measured round; one reading for a warm-up round, whose heap figures are dropped anyway.
-     */
-    public long heapAfterClose(int round) throws InterruptedException {
-        return round < warmups ? usedHeapAfterGc() : settledHeapAfterGc();
+    /** CPU seconds this process has used so far (all its threads, GC included). */
+    public static double cpuSeconds() {
+        return ProcessHandle.current().info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(-1.0);
     }
 
     /** {@code LAT_RATE}: events/s of the latency stream. */
@@ -180,23 +244,19 @@ public final class Harness {
         return ManagementFactory.getThreadMXBean().getThreadCount();
     }
 
-    public void report(String contender, int round, Map<String, Object> measures) {
+    public void report(String contender, Round round, Map<String, Object> measures) {
         Map<String, Object> line = new LinkedHashMap<>();
         line.put("contender", contender);
-        line.put("subscribers", subscribers);
+        line.put("subscribers", round.subscribers());
         line.put("mode", mode.name().toLowerCase(java.util.Locale.ROOT));
-        line.put("n", target(round).objects());
-        line.put("m", target(round).corpus().getProperty("m"));
-        line.put("round", round);
-        line.put("warmup", round < warmups);
+        line.put("n", round.target().objects());
+        line.put("m", round.target().corpus().getProperty("m"));
+        line.put("round", round.index());
+        line.put("warmup", round.warmup());
         line.putAll(measures);
         StringBuilder text = new StringBuilder("RESULT");
         line.forEach((k, v) -> text.append(' ').append(k).append('=').append(v));
         System.out.println(text);
         System.out.flush();
-    }
-
-    public int rounds() {
-        return warmups + iterations;
     }
 }

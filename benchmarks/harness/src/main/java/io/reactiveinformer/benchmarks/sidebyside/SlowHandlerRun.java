@@ -10,7 +10,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * The slow-handler measure: once the contender's informer is synced and its one handler has seen the
  * listed objects quickly, the handler turns slow ({@link #slow()}: it then takes {@code SLOW_HANDLER_MS}
  * per notification), the server paces {@code SLOW_RATE} events/s for {@code SLOW_SECONDS}, and used
- * heap after full GC is read at the start, every {@code SLOW_SAMPLE_SECONDS} and at the end. With
+ * heap after full GC is read at the start, every {@code SLOW_SAMPLE_SECONDS} and at the end; the process's
+ * CPU time over the stream is reported too (the phase runs beside the matrix, which it must barely touch). With
  * {@code SLOW_TOGETHER=J} the stream starts when J contenders (run side by side) are all ready.
  */
 public final class SlowHandlerRun {
@@ -52,6 +53,7 @@ public final class SlowHandlerRun {
         slow = true;
         int written = target.go(rate, (int) Math.ceil(rate * seconds * 100 / 99.0), together);
         long began = System.nanoTime();
+        double cpuAtStart = Harness.cpuSeconds();
         StringBuilder samples = new StringBuilder("0:").append(mb(start));
         long next = sampleSeconds;
         long end = start;
@@ -78,6 +80,8 @@ public final class SlowHandlerRun {
         m.put("slow_notifications_sent", Math.min(written, Math.round(rate * seconds)));
         m.put("slow_handled", handled.get() - handledBefore);
         m.put("slow_heap_samples_mb", samples);
+        // the phase runs beside the others: what it took from them
+        m.put("slow_cpu_s", String.format(java.util.Locale.ROOT, "%.1f", Harness.cpuSeconds() - cpuAtStart));
         return m;
     }
 

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
@@ -23,10 +24,10 @@ public final class Fabric8Contender {
 
     public static void main(String[] args) throws Exception {
         Harness h = new Harness(args);
-        for (int round = 0; round < h.rounds(); round++) {
-            Harness.Target t = h.target(round);
+        for (Harness.Round round : h.rounds()) {
+            Harness.Target t = round.target();
             Map<String, Object> m = switch (h.mode) {
-                case MATRIX -> matrix(h, t, round);
+                case MATRIX -> matrix(h, round);
                 case LATENCY -> latency(t);
                 case THREADS -> threads(t);
                 case SLOW -> slow(t);
@@ -63,17 +64,22 @@ public final class Fabric8Contender {
         };
     }
 
-    private static Map<String, Object> matrix(Harness h, Harness.Target t, int round) throws Exception {
-        long before = Harness.usedHeapAfterGc();
+    private static Map<String, Object> matrix(Harness h, Harness.Round round) throws Exception {
+        Harness.Target t = round.target();
+        long before = Harness.heapBeforeRound();
         KubernetesClient client = client(t);
         SharedIndexInformer<Pod> pods = client.pods().inAnyNamespace().runnableInformer(0);
-        Counters counters = new Counters(h.subscribers, t.objects(), t.notifications());
-        for (int s = 0; s < h.subscribers; s++) {
+        Counters counters = new Counters(round.subscribers(), t.objects(), round.notifications());
+        for (int s = 0; s < round.subscribers(); s++) {
             int handler = s;
             pods.addEventHandler(handler(p -> counters.count(handler)));
         }
         long start = System.nanoTime();
-        pods.start().toCompletableFuture().get(10, TimeUnit.MINUTES);
+        try {
+            pods.start().toCompletableFuture().get(Harness.syncDeadline().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            h.reportSyncTimeout("fabric8", round);
+        }
         long synced = System.nanoTime() - start;
         if (pods.getIndexer().list().size() != t.objects()) {
             throw new IllegalStateException("cache holds " + pods.getIndexer().list().size() + " of " + t.objects());
@@ -82,21 +88,22 @@ public final class Fabric8Contender {
         long delivered = System.nanoTime() - start;
         long withCache = Harness.usedHeapAfterGc();
         int threads = Harness.liveThreads();
-        long watchStart = System.nanoTime();
-        t.go(0, Integer.MAX_VALUE);
-        counters.awaitAll();
-        long watched = System.nanoTime() - watchStart;
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("synced_ms", synced / 1e6);
         m.put("listed_to_handlers_ms", delivered / 1e6);
-        m.put("events_per_s", Math.round(t.notifications() / (watched / 1e9)));
+        if (round.watch()) {
+            long watchStart = System.nanoTime();
+            t.go(0, Integer.MAX_VALUE);
+            counters.awaitAll();
+            m.put("events_per_s", Math.round(t.notifications() / ((System.nanoTime() - watchStart) / 1e9)));
+        }
         m.put("threads", threads);
         m.put("heap_growth_per_object", (withCache - before) / t.objects());
+        m.put("heap_before_mb", before >> 20);
         m.put("cached", pods.getIndexer().list().size());
         pods.close();
         client.close();
-        pods = null;
-        m.put("heap_bytes_per_object", (withCache - h.heapAfterClose(round)) / t.objects());
+        t.dropWatches();
         return m;
     }
 

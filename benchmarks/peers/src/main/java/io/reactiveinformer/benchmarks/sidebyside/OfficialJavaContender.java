@@ -8,6 +8,7 @@ import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodList;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,10 +29,10 @@ public final class OfficialJavaContender {
 
     public static void main(String[] args) throws Exception {
         Harness h = new Harness(args);
-        for (int round = 0; round < h.rounds(); round++) {
-            Harness.Target t = h.target(round);
+        for (Harness.Round round : h.rounds()) {
+            Harness.Target t = round.target();
             Map<String, Object> m = switch (h.mode) {
-                case MATRIX -> matrix(h, t, round);
+                case MATRIX -> matrix(h, round);
                 case LATENCY -> latency(t);
                 case THREADS -> threads(t);
                 case SLOW -> slow(t);
@@ -75,13 +76,20 @@ public final class OfficialJavaContender {
     }
 
     private static void awaitSynced(SharedIndexInformer<?> informer, long start) {
-        long deadline = start + TimeUnit.MINUTES.toNanos(10);
+        if (!awaitSynced(informer, start, Duration.ofMinutes(10))) {
+            throw new IllegalStateException("not synced in 10 minutes");
+        }
+    }
+
+    /** Whether {@code informer} synced within {@code deadline} of {@code start} (a {@link System#nanoTime()}). */
+    private static boolean awaitSynced(SharedIndexInformer<?> informer, long start, Duration deadline) {
         while (!informer.hasSynced()) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("not synced in 10 minutes");
+            if (System.nanoTime() - start > deadline.toNanos()) {
+                return false;
             }
             LockSupport.parkNanos(1_000_000);
         }
+        return true;
     }
 
     private static void close(SharedInformerFactory factory, ApiClient api) {
@@ -90,19 +98,22 @@ public final class OfficialJavaContender {
         api.getHttpClient().connectionPool().evictAll();
     }
 
-    private static Map<String, Object> matrix(Harness h, Harness.Target t, int round) throws Exception {
-        long before = Harness.usedHeapAfterGc();
+    private static Map<String, Object> matrix(Harness h, Harness.Round round) throws Exception {
+        Harness.Target t = round.target();
+        long before = Harness.heapBeforeRound();
         ApiClient api = api(t);
         SharedInformerFactory factory = new SharedInformerFactory(api);
         SharedIndexInformer<V1Pod> pods = informer(factory, api, null);
-        Counters counters = new Counters(h.subscribers, t.objects(), t.notifications());
-        for (int s = 0; s < h.subscribers; s++) {
+        Counters counters = new Counters(round.subscribers(), t.objects(), round.notifications());
+        for (int s = 0; s < round.subscribers(); s++) {
             int handler = s;
             pods.addEventHandler(handler(p -> counters.count(handler)));
         }
         long start = System.nanoTime();
         factory.startAllRegisteredInformers();
-        awaitSynced(pods, start);
+        if (!awaitSynced(pods, start, Harness.syncDeadline())) {
+            h.reportSyncTimeout("official-java", round);
+        }
         long synced = System.nanoTime() - start;
         if (pods.getIndexer().list().size() != t.objects()) {
             throw new IllegalStateException("cache holds " + pods.getIndexer().list().size() + " of " + t.objects());
@@ -111,21 +122,21 @@ public final class OfficialJavaContender {
         long delivered = System.nanoTime() - start;
         long withCache = Harness.usedHeapAfterGc();
         int threads = Harness.liveThreads();
-        long watchStart = System.nanoTime();
-        t.go(0, Integer.MAX_VALUE);
-        counters.awaitAll();
-        long watched = System.nanoTime() - watchStart;
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("synced_ms", synced / 1e6);
         m.put("listed_to_handlers_ms", delivered / 1e6);
-        m.put("events_per_s", Math.round(t.notifications() / (watched / 1e9)));
+        if (round.watch()) {
+            long watchStart = System.nanoTime();
+            t.go(0, Integer.MAX_VALUE);
+            counters.awaitAll();
+            m.put("events_per_s", Math.round(t.notifications() / ((System.nanoTime() - watchStart) / 1e9)));
+        }
         m.put("threads", threads);
         m.put("heap_growth_per_object", (withCache - before) / t.objects());
+        m.put("heap_before_mb", before >> 20);
         m.put("cached", pods.getIndexer().list().size());
         close(factory, api);
-        pods = null;
-        factory = null;
-        m.put("heap_bytes_per_object", (withCache - h.heapAfterClose(round)) / t.objects());
+        t.dropWatches();
         return m;
     }
 
