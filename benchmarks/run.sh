@@ -20,6 +20,9 @@
 # contender), SIDE_N (objects of the latency/slow/threads corpus), LAT_RATE, LAT_COUNT, INFORMERS,
 # SLOW_RATE, SLOW_SECONDS, SLOW_HANDLER_MS, SLOW_SAMPLE_SECONDS, PHASES (any of "slow threads matrix
 # latency"), OUT (the results directory).
+# The whole script is one function, read in full before it runs: editing this file during a run
+# cannot change what the run does.
+main() {
 set -euo pipefail
 cd "$(dirname "$0")"
 BENCH=$PWD
@@ -31,7 +34,7 @@ EVENTS=${EVENTS:-10000}
 WATCH_MAX_N=${WATCH_MAX_N:-10000}
 FANOUT_N=${FANOUT_N:-1000}
 FANOUT_SUBSCRIBERS=${FANOUT_SUBSCRIBERS:-10}
-SYNC_DEADLINE_S=${SYNC_DEADLINE_S:-60}
+SYNC_DEADLINE_S=${SYNC_DEADLINE_S:-45}
 WARMUP_N=${WARMUP_N:-1000}
 WARMUP_EVENTS=${WARMUP_EVENTS:-2000}
 SEED=${SEED:-42}
@@ -81,7 +84,7 @@ BEGAN=$(date +%s)
   echo "contenders: reactive-informer $(git -C "$ROOT" rev-parse --short HEAD), fabric8 kubernetes-client 7.9.0, client-java 27.0.0, client-go v0.36.6"
   echo "jvm flags: $JVM_FLAGS"
   echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "matrix: sizes $SIZES; $EVENTS watch events at N <= $WATCH_MAX_N; $FANOUT_SUBSCRIBERS handlers at N=$FANOUT_N; sync deadline $SYNC_DEADLINE_S s; runs $RUNS; two warm-up rounds per process on N=$WARMUP_N, $WARMUP_EVENTS events; seed $SEED"
+  echo "matrix: sizes $SIZES; $EVENTS watch events at N <= $WATCH_MAX_N; $FANOUT_SUBSCRIBERS handlers at N=$FANOUT_N; sync deadline $SYNC_DEADLINE_S s; runs $RUNS; warm-up rounds on N=$WARMUP_N, $WARMUP_EVENTS events (2 before the small sizes, 1 before a large N); seed $SEED"
   echo "latency: $LAT_COUNT events at $LAT_RATE/s after a sync of N=$SIDE_N, first second discarded; runs $RUNS"
   echo "threads: $INFORMERS informers (one per namespace, empty lists); runs $RUNS"
   echo "slow handler: $SLOW_HANDLER_MS ms per notification, $SLOW_RATE events/s for $SLOW_SECONDS s after a sync of N=$SIDE_N, heap sampled every $SLOW_SAMPLE_SECONDS s; one run, contenders concurrently, beside the threads and matrix phases"
@@ -181,6 +184,17 @@ if [[ " $PHASES " == *" slow "* ]]; then
   done
 fi
 
+CORPORA_PID=
+if [[ " $PHASES " == *" matrix "* ]]; then
+  # the matrix corpora are generated (or found) while the threads phase runs: that phase counts threads,
+  # it does not time anything
+  (for n in $WARMUP_N $SIZES; do
+     events=$EVENTS; [[ $n == "$WARMUP_N" ]] && events=$WARMUP_EVENTS
+     java -cp "$JAR" $PKG.Corpus "$BENCH/target/replay/n$n-m$events-s$SEED" "$n" "$events" "$SEED" > /dev/null
+   done) &
+  CORPORA_PID=$!
+fi
+
 if [[ " $PHASES " == *" threads "* ]]; then
   t0=$(date +%s)
   # beside the slow phase: a thread count does not depend on CPU time
@@ -193,6 +207,7 @@ fi
 
 if [[ " $PHASES " == *" matrix "* ]]; then
   t0=$(date +%s)
+  wait "$CORPORA_PID"
   if [[ ${#SLOW_PIDS[@]} -gt 0 ]]; then
     # the matrix starts once the slow contenders have synced and their paced streams run
     for _ in $(seq 600); do
@@ -217,9 +232,10 @@ if [[ " $PHASES " == *" matrix "* ]]; then
   TARGETS+=("${LARGE[@]}")
   mapfile -t LIST < <(matrix_contenders)
   for RUN in $(seq "$RUNS"); do
-    # two warm-up rounds: the first measured round at N = 1k takes a few hundred ms, and one warm-up
-    # round left it visibly less warm than the rounds after it
-    for URL in "${TARGETS[@]}"; do interleaved matrix 2 "${LIST[@]}"; done
+    # two warm-up rounds before the small sizes (a measured round at N = 1k takes a few hundred ms, and
+    # one warm-up round left it visibly less warm than the rounds after it), one before a large N
+    warmups=2
+    for URL in "${TARGETS[@]}"; do interleaved matrix $warmups "${LIST[@]}"; warmups=1; done
   done
   unset BENCH_WARMUP_SERVER
   phase_time matrix "$t0"
@@ -247,3 +263,6 @@ echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT/machine.txt"
 echo "total: $(( $(date +%s) - BEGAN )) s" >> "$OUT/machine.txt"
 "$PY" "$BENCH/summarize.py" "$OUT"
 echo "results in $OUT"
+}
+
+main "$@"
