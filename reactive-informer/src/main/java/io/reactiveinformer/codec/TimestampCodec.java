@@ -1,6 +1,8 @@
 package io.reactiveinformer.codec;
 
+import java.time.DateTimeException;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.Set;
@@ -32,7 +34,61 @@ final class TimestampCodec {
     private static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ssXXX");
     private static final DateTimeFormatter MICROS = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSSXXX");
 
+    private static final int[] NANOS_PER_DIGIT = {100_000_000, 10_000_000, 1_000_000, 100_000, 10_000, 1_000, 100, 10, 1};
+
     private TimestampCodec() {
+    }
+
+    /**
+     * The forms the API server writes, {@code uuuu-MM-ddTHH:mm:ssZ} with an optional fraction of one to
+     * nine digits, parsed without a formatter; {@code null} for any other text, which then goes to the
+     * ISO formatter. Same result as {@code OffsetDateTime.parse(text, ISO_OFFSET_DATE_TIME)} for every
+     * text it accepts (an invalid date or time is left to the formatter too, to fail the same way). A
+     * pod carries a dozen timestamps, and the formatter's general parse was a sixth of the CPU time of
+     * decoding a 100k-pod list.
+     */
+    static OffsetDateTime parseUtc(String text) {
+        int length = text.length();
+        if (length < 20 || text.charAt(length - 1) != 'Z' || text.charAt(4) != '-' || text.charAt(7) != '-'
+                || text.charAt(10) != 'T' || text.charAt(13) != ':' || text.charAt(16) != ':') {
+            return null;
+        }
+        int year = digits(text, 0, 4);
+        int month = digits(text, 5, 2);
+        int day = digits(text, 8, 2);
+        int hour = digits(text, 11, 2);
+        int minute = digits(text, 14, 2);
+        int second = digits(text, 17, 2);
+        int nano = 0;
+        if (length > 20) {
+            int fractionDigits = length - 21;
+            if (text.charAt(19) != '.' || fractionDigits < 1 || fractionDigits > 9) {
+                return null;
+            }
+            int fraction = digits(text, 20, fractionDigits);
+            nano = fraction < 0 ? -1 : fraction * NANOS_PER_DIGIT[fractionDigits - 1];
+        }
+        if ((year | month | day | hour | minute | second | nano) < 0) {
+            return null;
+        }
+        try {
+            return OffsetDateTime.of(year, month, day, hour, minute, second, nano, ZoneOffset.UTC);
+        } catch (DateTimeException invalid) {
+            return null;
+        }
+    }
+
+    /** The decimal value of {@code count} ASCII digits from {@code from}; -1 if one is not a digit. */
+    private static int digits(String text, int from, int count) {
+        int value = 0;
+        for (int i = from; i < from + count; i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            value = value * 10 + (c - '0');
+        }
+        return value;
     }
 
     static final class Serializer extends ValueSerializer<OffsetDateTime> {
@@ -76,6 +132,10 @@ final class TimestampCodec {
                 return (OffsetDateTime) ctxt.handleUnexpectedToken(OffsetDateTime.class, p);
             }
             String text = p.getString();
+            OffsetDateTime utc = parseUtc(text);
+            if (utc != null) {
+                return utc;
+            }
             try {
                 return OffsetDateTime.parse(text, DateTimeFormatter.ISO_OFFSET_DATE_TIME);
             } catch (DateTimeParseException e) {

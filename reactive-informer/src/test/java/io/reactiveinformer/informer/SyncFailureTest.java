@@ -10,6 +10,8 @@ import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import reactor.test.StepVerifier;
 import reactor.test.scheduler.VirtualTimeScheduler;
 
@@ -37,10 +39,16 @@ class SyncFailureTest {
                 .reflectorOptions(noJitter).syncFailureThreshold(threshold).build();
     }
 
-    @Test
-    void forbiddenFailsHasSyncedAfterNAttemptsThenRecovers() {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(ints = {401, 403, 404})
+    void refusedAccessFailsHasSyncedAfterNAttemptsThenRecovers(int code) {
+        Class<? extends KubernetesApiException> refusal = switch (code) {
+            case 401 -> KubernetesApiException.Unauthorized.class;
+            case 403 -> KubernetesApiException.Forbidden.class;
+            default -> KubernetesApiException.NotFound.class; // a kind whose CRD is not installed yet
+        };
         server.put("a", "p1", "1");
-        server.failNextLists(5, FakePodServer.forbidden());
+        server.failNextLists(5, KubernetesApiException.of("GET /api/v1/pods", code, null, null));
         SharedIndexInformer<V1Pod> informer = informer(3);
         HandlerRegistration<V1Pod> handler = informer.register(SubscriberOptions.defaults());
         handler.notifications().subscribe();
@@ -55,7 +63,7 @@ class SyncFailureTest {
                 .expectErrorSatisfies(e -> assertThat(e).isInstanceOfSatisfying(InformerSyncException.class, s -> {
                     assertThat(s.informerName()).isEqualTo("pods");
                     assertThat(s.attempts()).isEqualTo(3);
-                    assertThat(s.getCause()).isInstanceOf(KubernetesApiException.Forbidden.class);
+                    assertThat(s.getCause()).isInstanceOf(refusal);
                     assertThat(s).hasMessageContaining("pods");
                 }))
                 .verify(Duration.ofSeconds(10));
