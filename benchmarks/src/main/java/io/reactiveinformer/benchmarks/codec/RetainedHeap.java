@@ -1,6 +1,7 @@
 package io.reactiveinformer.benchmarks.codec;
 
 import io.kubernetes.client.openapi.models.V1Pod;
+import io.reactiveinformer.benchmarks.sidebyside.Harness;
 import io.reactiveinformer.benchmarks.sidebyside.HeapProbe;
 import io.reactiveinformer.client.ObjectList;
 import io.reactiveinformer.codec.KubernetesJson;
@@ -29,9 +30,9 @@ public final class RetainedHeap {
         Path list = Path.of(args[0]);
         boolean histogram = args.length > 1 && args[1].equals("histogram");
         decode(list); // warm-up: mappings built, caches filled, as in a running client
-        long empty = HeapProbe.usedAfterGc();
+        long empty = Harness.settledHeapAfterGc();
         List<V1Pod> pods = decode(list);
-        long held = HeapProbe.usedAfterGc();
+        long held = Harness.settledHeapAfterGc();
         if (histogram) {
             System.out.println(HeapProbe.histogram(40));
         }

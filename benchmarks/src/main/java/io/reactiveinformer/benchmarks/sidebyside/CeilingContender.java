@@ -45,7 +45,7 @@ public final class CeilingContender {
             int count = latency ? Harness.latencyCount() : Integer.MAX_VALUE;
             int expected = latency ? t.notificationsIn(count) : round.notifications();
             Latencies latencies = new Latencies(latency ? expected : 0);
-            long before = Harness.heapBeforeRound();
+            long before = Harness.settledHeapAfterGc();
             Map<String, V1Pod> store = new HashMap<>();
             long start = System.nanoTime();
             try (InputStream in = http.send(HttpRequest.newBuilder(t.server().resolve("/api/v1/pods")).build(),

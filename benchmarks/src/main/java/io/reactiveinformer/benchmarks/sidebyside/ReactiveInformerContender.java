@@ -45,7 +45,7 @@ public final class ReactiveInformerContender {
 
     private static Map<String, Object> matrix(Harness h, Harness.Round round) throws Exception {
         Harness.Target t = round.target();
-        long before = Harness.heapBeforeRound();
+        long before = Harness.settledHeapAfterGc();
         KubernetesClient client = KubernetesClient.create(ClientConfig.forServer(t.server()));
         SharedInformerFactory factory = SharedInformerFactory.builder(client).build();
         SharedIndexInformer<V1Pod> pods = factory.informer(V1Pod.class);

@@ -194,12 +194,12 @@ public final class Harness {
     }
 
     /**
-     * Used heap after GC before a round creates its client. Every client finishes closing the previous
-     * round's client asynchronously (event loops and executor threads let go of their last references
-     * a little later), so this reads every 250 ms until a reading is within 1 MB of the one before,
-     * for at most 5 s.
+     * Used heap after GC once it has settled: reads every 250 ms until a reading is within 1 MB of the
+     * one before, for at most 5 s. Before a round creates its client, because every client finishes
+     * closing the previous round's asynchronously (event loops and executor threads let go of their last
+     * references a little later); around a retained-heap measure, for late frees (reference processing).
      */
-    public static long heapBeforeRound() throws InterruptedException {
+    public static long settledHeapAfterGc() throws InterruptedException {
         long previous = usedHeapAfterGc();
         for (int i = 0; i < 20; i++) {
             Thread.sleep(250);

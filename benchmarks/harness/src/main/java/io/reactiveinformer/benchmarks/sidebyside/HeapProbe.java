@@ -3,19 +3,10 @@ package io.reactiveinformer.benchmarks.sidebyside;
 import java.lang.management.ManagementFactory;
 import javax.management.ObjectName;
 
-/** Heap readings for the retained-heap programs: used heap after full GC and the live class histogram. */
+/** The live class histogram for the retained-heap programs (their readings are {@link Harness#settledHeapAfterGc()}). */
 public final class HeapProbe {
 
     private HeapProbe() {
-    }
-
-    /** The lowest used-heap reading of five full GCs, so late frees (reference processing) are counted. */
-    public static long usedAfterGc() {
-        long lowest = Long.MAX_VALUE;
-        for (int i = 0; i < 5; i++) {
-            lowest = Math.min(lowest, Harness.usedHeapAfterGc());
-        }
-        return lowest;
     }
 
     /** The first {@code lines} lines of {@code GC.class_histogram} (live objects, after a full GC). */

@@ -66,7 +66,7 @@ public final class Fabric8Contender {
 
     private static Map<String, Object> matrix(Harness h, Harness.Round round) throws Exception {
         Harness.Target t = round.target();
-        long before = Harness.heapBeforeRound();
+        long before = Harness.settledHeapAfterGc();
         KubernetesClient client = client(t);
         SharedIndexInformer<Pod> pods = client.pods().inAnyNamespace().runnableInformer(0);
         Counters counters = new Counters(round.subscribers(), t.objects(), round.notifications());

@@ -25,9 +25,9 @@ public final class GsonRetainedHeap {
         Path list = Path.of(args[0]);
         boolean histogram = args.length > 1 && args[1].equals("histogram");
         decode(list);
-        long empty = HeapProbe.usedAfterGc();
+        long empty = Harness.settledHeapAfterGc();
         List<V1Pod> pods = decode(list);
-        long held = HeapProbe.usedAfterGc();
+        long held = Harness.settledHeapAfterGc();
         if (histogram) {
             System.out.println(HeapProbe.histogram(40));
         }

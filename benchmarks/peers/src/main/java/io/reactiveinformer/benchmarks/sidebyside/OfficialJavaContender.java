@@ -100,7 +100,7 @@ public final class OfficialJavaContender {
 
     private static Map<String, Object> matrix(Harness h, Harness.Round round) throws Exception {
         Harness.Target t = round.target();
-        long before = Harness.heapBeforeRound();
+        long before = Harness.settledHeapAfterGc();
         ApiClient api = api(t);
         SharedInformerFactory factory = new SharedInformerFactory(api);
         SharedIndexInformer<V1Pod> pods = informer(factory, api, null);
