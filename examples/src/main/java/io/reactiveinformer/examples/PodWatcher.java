@@ -13,6 +13,7 @@ import io.reactiveinformer.informer.SharedInformerFactory;
 import io.reactiveinformer.test.Churn;
 import io.reactiveinformer.test.server.ClusterState;
 import io.reactiveinformer.test.server.SimulatedApiServer;
+import java.io.PrintStream;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -21,6 +22,8 @@ import java.util.function.IntSupplier;
 import reactor.core.Disposable;
 import reactor.core.Disposables;
 import reactor.core.publisher.Flux;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * The main job: a shared pod informer that prints every notification and, every two seconds, a
@@ -52,23 +55,9 @@ public final class PodWatcher {
         }
 
         Disposable.Composite resources = Disposables.composite();
-        ClientConfig config = connect(resources);
         Counters counters = new Counters();
-        KubernetesClient client = KubernetesClient.create(config);
-        resources.add(client::close);
-
-        SharedInformerFactory factory = SharedInformerFactory.builder(client).metrics(counters).build();
-        SharedIndexInformer<V1Pod> pods = factory.informer(V1Pod.class);
-        if (!quiet) {
-            resources.add(pods.notifications().subscribe(n -> System.out.println(describe(n))));
-        }
-        factory.start();
-        resources.add(() -> factory.shutdown().subscribe());
-        resources.add(pods.hasSynced().subscribe(
-                ignored -> System.out.println("synced: " + pods.indexer().listKeys().size() + " pods cached"),
-                error -> System.out.println("not synced yet: " + error.getMessage())));
-        resources.add(Flux.interval(SUMMARY_PERIOD, SUMMARY_PERIOD)
-                .subscribe(tick -> System.out.println(counters.summary(pods))));
+        SharedIndexInformer<V1Pod> pods = watch(connect(resources), quiet, System.out, Schedulers.parallel(), counters,
+                resources);
 
         CountDownLatch stop = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown, "pod-watcher-shutdown"));
@@ -79,6 +68,31 @@ public final class PodWatcher {
         }
         resources.dispose();
         System.out.println(counters.summary(pods));
+    }
+
+    /**
+     * Starts a pod informer on {@code config} that prints to {@code out} every notification (unless
+     * {@code quiet}), the sync and, every two seconds of {@code ticks}, a summary; whatever it starts is
+     * added to {@code resources}, whose disposal stops it.
+     */
+    static SharedIndexInformer<V1Pod> watch(ClientConfig config, boolean quiet, PrintStream out, Scheduler ticks,
+                                            Counters counters, Disposable.Composite resources) {
+        KubernetesClient client = KubernetesClient.create(config);
+        resources.add(client::close);
+        SharedInformerFactory factory = SharedInformerFactory.builder(client).metrics(counters).build();
+        SharedIndexInformer<V1Pod> pods = factory.informer(V1Pod.class);
+        if (!quiet) {
+            resources.add(pods.notifications().subscribe(n -> out.println(describe(n))));
+        }
+        factory.start();
+        resources.add(() -> factory.shutdown().subscribe());
+        // hasSynced is a Mono<Void>: it completes, it never emits
+        resources.add(pods.hasSynced().subscribe(null,
+                error -> out.println("not synced yet: " + error.getMessage()),
+                () -> out.println("synced: " + pods.indexer().listKeys().size() + " pods cached")));
+        resources.add(Flux.interval(SUMMARY_PERIOD, SUMMARY_PERIOD, ticks)
+                .subscribe(tick -> out.println(counters.summary(pods))));
+        return pods;
     }
 
     /** The cluster in {@code $KUBECONFIG}, else a simulated API server with pods churning on it. */
@@ -114,7 +128,7 @@ public final class PodWatcher {
     }
 
     /** Counts events and relists through the informer's metrics interface. */
-    private static final class Counters implements InformerMetrics, InformerMetrics.Provider {
+    static final class Counters implements InformerMetrics, InformerMetrics.Provider {
 
         private final LongAdder events = new LongAdder();
         private final LongAdder relists = new LongAdder();
