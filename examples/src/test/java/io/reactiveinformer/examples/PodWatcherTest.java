@@ -8,7 +8,7 @@ import io.reactiveinformer.client.ResourceType;
 import io.reactiveinformer.informer.SharedIndexInformer;
 import io.reactiveinformer.test.Churn;
 import io.reactiveinformer.test.Convergence;
-import io.reactiveinformer.test.SimulatedApiServerExtension;
+import io.reactiveinformer.test.junit.SimulatedApiServerExtension;
 import io.reactiveinformer.test.server.SimulatedApiServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

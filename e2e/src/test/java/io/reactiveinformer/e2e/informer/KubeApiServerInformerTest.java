@@ -24,7 +24,7 @@ import io.reactiveinformer.informer.SharedInformerFactory;
 import io.reactiveinformer.informer.SubscriberOptions;
 import io.reactiveinformer.test.Convergence;
 import io.reactiveinformer.test.apiserver.KubeApiServer;
-import io.reactiveinformer.test.apiserver.KubeApiServerTest;
+import io.reactiveinformer.test.junit.KubeApiServerTest;
 import io.reactiveinformer.watch.Backoff;
 import io.reactiveinformer.watch.ListerWatcher;
 import io.reactiveinformer.watch.ReflectorOptions;

@@ -15,7 +15,7 @@ import io.reactiveinformer.informer.Notification;
 import io.reactiveinformer.informer.SharedIndexInformer;
 import io.reactiveinformer.informer.SharedInformerFactory;
 import io.reactiveinformer.test.apiserver.KubeApiServer;
-import io.reactiveinformer.test.apiserver.KubeApiServerTest;
+import io.reactiveinformer.test.junit.KubeApiServerTest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

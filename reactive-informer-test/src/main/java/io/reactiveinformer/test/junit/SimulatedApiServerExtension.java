@@ -1,4 +1,4 @@
-package io.reactiveinformer.test;
+package io.reactiveinformer.test.junit;
 
 import io.reactiveinformer.client.KubernetesClient;
 import io.reactiveinformer.client.ResourceType;

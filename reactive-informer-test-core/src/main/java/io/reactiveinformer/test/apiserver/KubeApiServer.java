@@ -13,8 +13,10 @@ import java.util.Properties;
 import javax.net.ssl.SSLContext;
 
 /**
- * A running etcd + kube-apiserver on 127.0.0.1, as injected by {@link KubeApiServerExtension}: where to
- * reach it, who to be, and hooks that stop, restart or age it for reconnect and expiry tests.
+ * A running etcd + kube-apiserver on 127.0.0.1 (started by {@code testenv/testenv.sh}): where to reach it,
+ * who to be, and hooks that stop, restart or age it for reconnect and expiry tests. Get one with
+ * {@link #startOrAttach()} from any code (a {@code main()}, a benchmark, any test framework), or as a
+ * parameter of a JUnit test annotated {@code @KubeApiServerTest} (module {@code reactive-informer-test}).
  *
  * <p>The environment is shared by every test in the JVM: a hook affects all of them, and objects created
  * by one test stay visible to the next, so tests use their own namespaces or names. There is no
@@ -24,9 +26,18 @@ import javax.net.ssl.SSLContext;
  * throw {@link IllegalStateException} with the server's log tail when it does not get there), so call
  * them from the test thread, never from a non-blocking one.
  */
-public final class KubeApiServer {
+public final class KubeApiServer implements AutoCloseable {
+
+    /** Environment variable naming the kubeconfig of a running environment to reuse. */
+    public static final String KUBECONFIG_ENV = "REACTIVE_INFORMER_KUBECONFIG";
+    /** System property with the same meaning as {@link #KUBECONFIG_ENV}; wins over it. */
+    public static final String KUBECONFIG_PROPERTY = "reactive-informer.kubeconfig";
+    /** System property naming the {@code testenv/} directory. */
+    public static final String TESTENV_DIR_PROPERTY = "reactive-informer.testenv";
 
     private static final Duration HOOK_TIMEOUT = Duration.ofMinutes(3);
+    /** Bounds a start that first has to build both binaries (a cold build takes several minutes). */
+    private static final Duration START_TIMEOUT = Duration.ofMinutes(60);
 
     private final Path directory;
     private final TestEnvScript script;
@@ -35,9 +46,11 @@ public final class KubeApiServer {
     private final Identity admin;
     private final Identity restricted;
     private final String kubernetesVersion;
+    private final boolean owned;
 
-    private KubeApiServer(Path directory, Properties properties) {
+    private KubeApiServer(Path directory, Properties properties, boolean owned) {
         this.directory = directory;
+        this.owned = owned;
         this.script = TestEnvScript.at(Path.of(required(properties, "script")));
         this.serverUrl = URI.create(required(properties, "server"));
         this.kubeconfig = Path.of(required(properties, "kubeconfig"));
@@ -49,8 +62,58 @@ public final class KubeApiServer {
         this.kubernetesVersion = required(properties, "kubernetesVersion");
     }
 
-    /** Reads the environment that {@code testenv.sh start} described in {@code dir/testenv.properties}. */
-    static KubeApiServer attach(Path dir) {
+    /**
+     * The environment to test against, in this order: the one whose {@code kubeconfig} the system property
+     * {@value #KUBECONFIG_PROPERTY} or the environment variable {@value #KUBECONFIG_ENV} names (reused,
+     * and left running by {@link #close()}); otherwise a new one started with {@code testenv/testenv.sh
+     * start} (building kube-apiserver and etcd first when they are not cached, which takes minutes once),
+     * stopped by {@link #close()}. {@code testenv/} is the directory named by the system property
+     * {@value #TESTENV_DIR_PROPERTY}, or found by walking up from the working directory. Blocks until
+     * the environment is ready.
+     *
+     * @throws IllegalStateException when it cannot be found or started
+     */
+    public static KubeApiServer startOrAttach() {
+        String kubeconfig = System.getProperty(KUBECONFIG_PROPERTY, System.getenv(KUBECONFIG_ENV));
+        if (kubeconfig != null && !kubeconfig.isBlank()) {
+            return attach(Path.of(kubeconfig).toAbsolutePath().getParent());
+        }
+        TestEnvScript script = TestEnvScript.locate(locateTestenv());
+        Path dir;
+        try {
+            dir = Files.createTempDirectory("reactive-informer-testenv");
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        script.start(dir, START_TIMEOUT);
+        return read(dir, true);
+    }
+
+    private static Path locateTestenv() {
+        String configured = System.getProperty(TESTENV_DIR_PROPERTY);
+        if (configured != null && !configured.isBlank()) {
+            return Path.of(configured).toAbsolutePath();
+        }
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            if (Files.isRegularFile(dir.resolve("testenv").resolve(TestEnvScript.SCRIPT_NAME))) {
+                return dir.resolve("testenv");
+            }
+        }
+        throw new IllegalStateException("testenv/" + TestEnvScript.SCRIPT_NAME + " not found above "
+                + Path.of("").toAbsolutePath() + "; set -D" + TESTENV_DIR_PROPERTY + "=<dir> or "
+                + KUBECONFIG_ENV + "=<kubeconfig of a running environment>");
+    }
+
+    /**
+     * The running environment that {@code testenv.sh start} described in {@code dir/testenv.properties};
+     * {@link #close()} leaves it running.
+     */
+    public static KubeApiServer attach(Path dir) {
+        return read(dir, false);
+    }
+
+    private static KubeApiServer read(Path dir, boolean owned) {
         Path file = dir.resolve("testenv.properties");
         Properties properties = new Properties();
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
@@ -60,7 +123,7 @@ public final class KubeApiServer {
             throw new UncheckedIOException(file + " is unreadable: is " + dir
                     + " an environment started by testenv.sh and still running?", e);
         }
-        return new KubeApiServer(dir, properties);
+        return new KubeApiServer(dir, properties, owned);
     }
 
     private static String required(Properties properties, String key) {
@@ -163,8 +226,12 @@ public final class KubeApiServer {
         return new CrdInstaller(serverUrl, admin).install(testenvDirectory().resolve(yaml));
     }
 
-    void stop() {
-        script.run("stop", directory, HOOK_TIMEOUT);
+    /** Stops the environment if {@link #startOrAttach()} started it; leaves one it attached to running. */
+    @Override
+    public void close() {
+        if (owned) {
+            script.run("stop", directory, HOOK_TIMEOUT);
+        }
     }
 
     @Override

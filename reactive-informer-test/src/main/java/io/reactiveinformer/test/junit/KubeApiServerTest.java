@@ -1,4 +1,6 @@
-package io.reactiveinformer.test.apiserver;
+package io.reactiveinformer.test.junit;
+
+import io.reactiveinformer.test.apiserver.KubeApiServer;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;

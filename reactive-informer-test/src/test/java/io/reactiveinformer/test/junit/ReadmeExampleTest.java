@@ -1,4 +1,7 @@
-package io.reactiveinformer.test;
+package io.reactiveinformer.test.junit;
+
+import io.reactiveinformer.test.Churn;
+import io.reactiveinformer.test.Convergence;
 
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.reactiveinformer.client.KubernetesClient;

@@ -1,4 +1,6 @@
-package io.reactiveinformer.test;
+package io.reactiveinformer.test.junit;
+
+import io.reactiveinformer.test.Convergence;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
