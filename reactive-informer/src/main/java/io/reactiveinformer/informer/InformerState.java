@@ -50,6 +50,7 @@ final class InformerState {
         this.clock = clock;
         this.syncFailureThreshold = syncFailureThreshold;
         emit(new SyncStatus(false, null));
+        emitHealth();
     }
 
     // ---- lifecycle

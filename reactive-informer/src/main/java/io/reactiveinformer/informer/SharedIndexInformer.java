@@ -251,6 +251,11 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
      * Failures of user code as they happen (see {@link UserCodeError.Stage} for what the informer did
      * instead), to the subscribers present at the time; one that does not keep up misses some, which
      * {@link InformerHealth#userCodeErrors()} still counts. Never completes.
+     *
+     * <p>A handler's exception is seen here when it reaches the informer, i.e. when the subscriber's
+     * {@code onNext} throws. Reactor's own lambda subscribers and operators such as {@code doOnNext}
+     * catch it first, hand it to that subscription's error handler and cancel: the informer then only
+     * sees the cancellation (the subscription ends alone either way).
      */
     public Flux<UserCodeError> userCodeErrors() {
         return userCode.errors();
