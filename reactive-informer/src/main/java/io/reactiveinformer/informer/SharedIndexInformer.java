@@ -60,9 +60,10 @@ import reactor.core.scheduler.Schedulers;
  *   <li><b>Subscribers:</b> each one is a drain task scheduled on {@link Builder#deliveryScheduler}
  *       (or, for a {@link SubscriberOptions#blocking() blocking} one, on
  *       {@link Builder#blockingScheduler}) whenever it has notifications and demand; a task delivers
- *       for about a millisecond and then lets other tasks run, so a subscriber whose handler is slow
- *       delays the others by at most one of its handler calls, and its memory is bounded by its
- *       {@link BufferPolicy}. A failing or cancelled subscriber affects only itself.</li>
+ *       for about a millisecond and then lets other tasks run, and the default delivery scheduler is
+ *       work-stealing, so a subscriber whose handler is slow delays another only when every delivery
+ *       thread is busy, and then by at most one of its handler calls, never by its backlog. Its memory
+ *       is bounded by its {@link BufferPolicy}. A failing or cancelled subscriber affects only itself.</li>
  *   <li><b>Timers:</b> the resync check and the reflector's backoff and timeouts run on
  *       {@link Builder#scheduler}, which is also the clock.</li>
  * </ul>
@@ -115,7 +116,7 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         this.spec = builder.spec;
         this.name = builder.name != null ? builder.name : spec.displayName();
         this.scheduler = builder.scheduler;
-        this.deliveryScheduler = builder.deliveryScheduler != null ? builder.deliveryScheduler : builder.scheduler;
+        this.deliveryScheduler = builder.deliveryScheduler();
         this.blockingScheduler = builder.blockingScheduler;
         this.state = new InformerState(name, scheduler, builder.syncFailureThreshold);
         this.userCode = new UserCode(name, state);
@@ -483,6 +484,7 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         private String name;
         private ReflectorOptions reflectorOptions = ReflectorOptions.defaults();
         private Scheduler scheduler = Schedulers.parallel();
+        private boolean schedulerSet;
         private Scheduler deliveryScheduler;
         private Scheduler blockingScheduler = Schedulers.boundedElastic();
         private Duration resyncPeriod = Duration.ZERO;
@@ -510,12 +512,17 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         /** Runs the resync checks and the reflector's delays and timeouts; the clock. Default {@link Schedulers#parallel()}. */
         public Builder<T> scheduler(Scheduler scheduler) {
             this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            this.schedulerSet = true;
             return this;
         }
 
         /**
          * Runs the subscribers' drain tasks, and so their handlers (those not declared
-         * {@link SubscriberOptions#blocking() blocking}). Default: the {@link #scheduler(Scheduler) scheduler}.
+         * {@link SubscriberOptions#blocking() blocking}). Default: a work-stealing pool with a thread per
+         * core shared by every informer in the JVM, in which an idle thread takes the tasks queued behind a
+         * slow handler's call; or, when a {@link #scheduler(Scheduler) scheduler} was set (e.g. a
+         * virtual-time one in a test), that scheduler. With {@link Schedulers#parallel()} here, a fast
+         * subscriber's task dealt to the thread running a slow handler's call waits for that call.
          */
         public Builder<T> deliveryScheduler(Scheduler deliveryScheduler) {
             this.deliveryScheduler = Objects.requireNonNull(deliveryScheduler, "deliveryScheduler");
@@ -568,6 +575,10 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         public Builder<T> metrics(InformerMetrics.Provider metrics) {
             this.metrics = Objects.requireNonNull(metrics, "metrics");
             return this;
+        }
+
+        Scheduler deliveryScheduler() {
+            return deliveryScheduler != null ? deliveryScheduler : schedulerSet ? scheduler : DeliveryScheduler.shared();
         }
 
         public SharedIndexInformer<T> build() {

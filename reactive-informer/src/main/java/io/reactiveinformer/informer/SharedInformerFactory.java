@@ -44,7 +44,8 @@ public final class SharedInformerFactory {
     private SharedInformerFactory(Builder builder) {
         this.source = builder.source;
         this.scheduler = builder.scheduler;
-        this.deliveryScheduler = builder.deliveryScheduler != null ? builder.deliveryScheduler : builder.scheduler;
+        this.deliveryScheduler = builder.deliveryScheduler != null ? builder.deliveryScheduler
+                : builder.schedulerSet ? builder.scheduler : DeliveryScheduler.shared();
         this.blockingScheduler = builder.blockingScheduler;
         this.defaultResyncPeriod = builder.defaultResyncPeriod;
         this.reflectorOptions = builder.reflectorOptions;
@@ -180,6 +181,7 @@ public final class SharedInformerFactory {
 
         private final ListerWatcherSource source;
         private Scheduler scheduler = Schedulers.parallel();
+        private boolean schedulerSet;
         private Scheduler deliveryScheduler;
         private Scheduler blockingScheduler = Schedulers.boundedElastic();
         private Duration defaultResyncPeriod = Duration.ZERO;
@@ -194,6 +196,7 @@ public final class SharedInformerFactory {
         /** See {@link SharedIndexInformer.Builder#scheduler}. */
         public Builder scheduler(Scheduler scheduler) {
             this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            this.schedulerSet = true;
             return this;
         }
 

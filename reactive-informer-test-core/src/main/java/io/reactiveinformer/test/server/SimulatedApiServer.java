@@ -32,6 +32,7 @@ import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
@@ -57,6 +58,13 @@ public final class SimulatedApiServer implements AutoCloseable {
 
     private static final YAMLMapper YAML = YAMLMapper.builder().build();
 
+    /*
+     * Readers built up front: an ObjectReader resolves its root deserializer when built, whereas the
+     * mapper's readTree resolves it on first use under a lock that concurrent first requests contend for
+     * (a blocking park on an event loop, which BlockHound rejects).
+     */
+    private static final ObjectReader YAML_TREE = YAML.readerFor(JsonNode.class);
+    private final ObjectReader jsonTree;
     private final ClusterState state;
     private final FaultPlan faults = new FaultPlan();
     private final List<RequestInfo> requests = new CopyOnWriteArrayList<>();
@@ -66,6 +74,7 @@ public final class SimulatedApiServer implements AutoCloseable {
 
     private SimulatedApiServer(ClusterState state, int port) {
         this.state = state;
+        this.jsonTree = state.json().mapper().readerFor(JsonNode.class);
         this.server = HttpServer.create().host("127.0.0.1").port(port)
                 .doOnConnection(connection -> {
                     Channel channel = connection.channel();
@@ -364,7 +373,7 @@ public final class SimulatedApiServer implements AutoCloseable {
 
     private JsonNode json(byte[] body) {
         try {
-            return state.json().mapper().readTree(body);
+            return jsonTree.readTree(body);
         } catch (JacksonException e) {
             throw ApiError.badRequest("cannot decode the request body: " + e.getOriginalMessage());
         }
@@ -372,7 +381,7 @@ public final class SimulatedApiServer implements AutoCloseable {
 
     private static JsonNode yaml(byte[] body) {
         try {
-            return YAML.readTree(body);
+            return YAML_TREE.readTree(body);
         } catch (JacksonException e) {
             throw ApiError.badRequest("cannot decode the apply patch: " + e.getOriginalMessage());
         }
