@@ -50,8 +50,8 @@ import reactor.core.scheduler.Schedulers;
  *   <li><b>Reflector:</b> its events are handled on the thread that emits them (the
  *       {@link ListerWatcher}'s, e.g. a Netty event loop, or a worker of {@link Builder#scheduler}
  *       after a backoff); handling one only pushes it into the FIFO (the transform runs there).</li>
- *   <li><b>Apply loop:</b> the FIFO's drain loop, on {@link Builder#scheduler}, never on the pushing
- *       thread: it takes one entry at a time, applies it to the cache and offers the notifications to
+ *   <li><b>Apply loop:</b> the FIFO's drain loop, on {@link Builder#deliveryScheduler}, never on the
+ *       pushing thread: it takes one entry at a time, applies it to the cache and offers the notifications to
  *       the subscribers' buffers, and yields the thread after about a millisecond of work. A relist's
  *       cache swap and diff therefore never run on a network event loop. Applying an entry excludes
  *       only a subscriber joining (which copies the cache: that is what makes the seam between initial
@@ -122,7 +122,9 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         this.userCode = new UserCode(name, state);
         this.indexer = new ConcurrentIndexer<>(builder.indexers, userCode.indexFailures());
         this.lister = new Lister<>(indexer);
-        this.fifo = new DeltaFifo<>(indexer, userCode.guard(spec.transform()), scheduler, userCode.unkeyable());
+        // The apply loop shares the subscribers' work-stealing scheduler: behind a relist being applied on one
+        // thread, other informers' entries and subscribers run on the others.
+        this.fifo = new DeltaFifo<>(indexer, userCode.guard(spec.transform()), deliveryScheduler, userCode.unkeyable());
         this.applier = new DeltaApplier<>(indexer);
         this.resyncCheckPeriod = builder.resyncPeriod;
         this.reflector = Reflector.builder(builder.listerWatcher)

@@ -50,7 +50,7 @@ class InformerThreadingTest {
     }
 
     @Test
-    void theCacheIsAppliedOnTheInformersSchedulerNeverOnThePushingThread() throws InterruptedException {
+    void theCacheIsAppliedOnTheDeliverySchedulerNeverOnThePushingThread() throws InterruptedException {
         Set<String> applyThreads = ConcurrentHashMap.newKeySet();
         SharedIndexInformer<V1Pod> informer = builder()
                 .indexers(Map.of("thread", pod -> {
@@ -69,7 +69,7 @@ class InformerThreadingTest {
         }
 
         assertThat(handler.awaitCount(50)).isTrue();
-        assertThat(applyThreads).isNotEmpty().allSatisfy(name -> assertThat(name).startsWith("informer-"));
+        assertThat(applyThreads).isNotEmpty().allSatisfy(name -> assertThat(name).startsWith("delivery-"));
     }
 
     @Test
