@@ -269,7 +269,10 @@ public final class ResourceClient<T extends KubernetesObject> implements ListerW
     }
 
     private String collectionPath(String ns) {
-        String base = type.apiPath();
+        // the URL layout is the client's business, not the resource type's
+        String base = type.group().isEmpty()
+                ? "/api/" + type.version()
+                : "/apis/" + type.group() + "/" + type.version();
         return ns == null ? base + "/" + type.plural() : base + "/namespaces/" + segment(ns) + "/" + type.plural();
     }
 

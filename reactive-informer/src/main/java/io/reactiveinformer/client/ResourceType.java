@@ -115,11 +115,6 @@ public record ResourceType<T>(String group, String version, String plural, Strin
         return group.isEmpty() ? version : group + "/" + version;
     }
 
-    /** {@code /api/v1} or {@code /apis/group/version}. */
-    String apiPath() {
-        return group.isEmpty() ? "/api/" + version : "/apis/" + group + "/" + version;
-    }
-
     private static String plural(String kind) {
         String lower = kind.toLowerCase(java.util.Locale.ROOT);
         if (lower.endsWith("s")) {
