@@ -1,6 +1,6 @@
 package io.reactiveinformer.codec;
 
-import io.reactiveinformer.client.DecodeException;
+import io.reactiveinformer.api.DecodeException;
 import java.nio.ByteBuffer;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;

@@ -1,7 +1,8 @@
 package io.reactiveinformer.codec;
 
 import io.kubernetes.client.openapi.models.V1ListMeta;
-import io.reactiveinformer.client.ObjectList;
+import io.reactiveinformer.api.DecodeException;
+import io.reactiveinformer.api.ObjectList;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,7 +44,7 @@ public final class ObjectListDecoder<T> extends JsonStreamDecoder {
     /**
      * Feeds the next bytes, binding every item they complete.
      *
-     * @throws io.reactiveinformer.client.DecodeException on malformed input
+     * @throws io.reactiveinformer.api.DecodeException on malformed input
      */
     public void feed(ByteBuffer bytes) {
         feedBuffer(bytes);
@@ -52,7 +53,7 @@ public final class ObjectListDecoder<T> extends JsonStreamDecoder {
     /**
      * Ends the input and returns the page.
      *
-     * @throws io.reactiveinformer.client.DecodeException if the input ended early or held no list
+     * @throws io.reactiveinformer.api.DecodeException if the input ended early or held no list
      */
     public ObjectList<T> end() {
         endInput();

@@ -1,5 +1,6 @@
 package io.reactiveinformer.codec;
 
+import io.reactiveinformer.api.DecodeException;
 import java.nio.ByteBuffer;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -30,7 +31,7 @@ public final class ValueDecoder<T> extends JsonStreamDecoder {
     /**
      * Feeds the next bytes.
      *
-     * @throws io.reactiveinformer.client.DecodeException on malformed input
+     * @throws io.reactiveinformer.api.DecodeException on malformed input
      */
     public void feed(ByteBuffer bytes) {
         feedBuffer(bytes);
@@ -39,7 +40,7 @@ public final class ValueDecoder<T> extends JsonStreamDecoder {
     /**
      * Ends the input and returns the value.
      *
-     * @throws io.reactiveinformer.client.DecodeException if the input ended early or was empty
+     * @throws io.reactiveinformer.api.DecodeException if the input ended early or was empty
      */
     public T end() {
         endInput();

@@ -1,9 +1,9 @@
 package io.reactiveinformer.watch;
 
-import io.reactiveinformer.client.ListOptions;
-import io.reactiveinformer.client.ObjectList;
-import io.reactiveinformer.client.WatchEvent;
-import io.reactiveinformer.client.WatchOptions;
+import io.reactiveinformer.api.ListOptions;
+import io.reactiveinformer.api.ObjectList;
+import io.reactiveinformer.api.WatchEvent;
+import io.reactiveinformer.api.WatchOptions;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -12,7 +12,7 @@ import reactor.core.publisher.Mono;
  * Implementations: the HTTP resource client, and the test kit's in-memory one.
  *
  * <p>Both calls are cold: nothing is sent before subscription, and cancelling closes the request.
- * Errors arrive as {@link io.reactiveinformer.client.KubernetesClientException} subtypes, so the
+ * Errors arrive as {@link io.reactiveinformer.api.KubernetesClientException} subtypes, so the
  * reflector can tell a relist (410) from a back-off (429, 5xx, transport) from an access problem (401/403).
  *
  * @param <T> the object type

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kubernetes.client.openapi.models.V1ListMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
-import io.reactiveinformer.client.DecodeException;
-import io.reactiveinformer.client.ObjectList;
+import io.reactiveinformer.api.DecodeException;
+import io.reactiveinformer.api.ObjectList;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.reactiveinformer.benchmarks.codec;
 
 import io.kubernetes.client.openapi.models.V1Pod;
+import io.reactiveinformer.api.ObjectList;
 import io.reactiveinformer.benchmarks.sidebyside.Harness;
 import io.reactiveinformer.benchmarks.sidebyside.HeapProbe;
-import io.reactiveinformer.client.ObjectList;
 import io.reactiveinformer.codec.KubernetesJson;
 import io.reactiveinformer.codec.ObjectListDecoder;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package io.reactiveinformer.benchmarks.codec;
 
 import io.kubernetes.client.openapi.models.V1Pod;
-import io.reactiveinformer.client.WatchEvent;
+import io.reactiveinformer.api.WatchEvent;
 import io.reactiveinformer.codec.KubernetesJson;
 import io.reactiveinformer.codec.WatchEventDecoder;
 import java.io.ByteArrayOutputStream;

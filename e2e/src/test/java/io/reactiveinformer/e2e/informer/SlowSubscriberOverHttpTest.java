@@ -3,10 +3,10 @@ package io.reactiveinformer.e2e.informer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.reactiveinformer.api.ListOptions;
+import io.reactiveinformer.api.ResourceType;
 import io.reactiveinformer.client.KubernetesClient;
-import io.reactiveinformer.client.ListOptions;
 import io.reactiveinformer.client.ResourceClient;
-import io.reactiveinformer.client.ResourceType;
 import io.reactiveinformer.informer.HandlerRegistration;
 import io.reactiveinformer.informer.InformerSpec;
 import io.reactiveinformer.informer.SharedIndexInformer;

@@ -1,7 +1,7 @@
-package io.reactiveinformer.client;
+package io.reactiveinformer.api;
 
-import io.reactiveinformer.codec.DynamicObject;
-import io.reactiveinformer.codec.PartialObjectMetadata;
+import io.reactiveinformer.api.DynamicObject;
+import io.reactiveinformer.api.PartialObjectMetadata;
 import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Matcher;
