@@ -14,7 +14,6 @@ import io.reactiveinformer.api.WatchOptions;
 import io.reactiveinformer.codec.ObjectListDecoder;
 import io.reactiveinformer.codec.ValueDecoder;
 import io.reactiveinformer.codec.WatchEventDecoder;
-import io.reactiveinformer.watch.ListerWatcher;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
@@ -27,8 +26,9 @@ import reactor.core.publisher.Mono;
  * field selectors. Immutable: {@link #inNamespace}, {@link #inAnyNamespace}, {@link #withLabelSelector}
  * and {@link #withFieldSelector} return new handles sharing the same connection pool.
  *
- * <p>As a {@link ListerWatcher} it lists and watches with its namespace and selectors; selectors in
- * the options are combined with the handle's (both must match).
+ * <p>{@link #list} and {@link #watch} use the handle's namespace and selectors; selectors in the
+ * options are combined with the handle's (both must match). A reflector takes the handle through
+ * {@code ListerWatcher.of(handle)} (package {@code watch}): the client does not know the reflector.
  *
  * <p>Every call is cold: the request is sent on subscription, and cancelling the subscription
  * closes it (for a watch, the connection's stream). Results are emitted on a Netty event loop (or,
@@ -44,7 +44,7 @@ import reactor.core.publisher.Mono;
  *
  * @param <T> the object type
  */
-public final class ResourceClient<T extends KubernetesObject> implements ListerWatcher<T> {
+public final class ResourceClient<T extends KubernetesObject> {
 
     /** How long after the server should have closed a watch ({@code timeoutSeconds}) we give up on it. */
     static final Duration WATCH_GRACE = Duration.ofSeconds(30);
@@ -116,7 +116,6 @@ public final class ResourceClient<T extends KubernetesObject> implements ListerW
     }
 
     /** One page. */
-    @Override
     public Mono<ObjectList<T>> list(ListOptions options) {
         QueryStringEncoder query = new QueryStringEncoder(collectionPath(namespace));
         addSelectors(query, options.labelSelector(), options.fieldSelector());
@@ -148,7 +147,6 @@ public final class ResourceClient<T extends KubernetesObject> implements ListerW
      * completion); should it not, the stream fails with a {@link TransportException} 30 s later, so a
      * dead connection can never hang a watch. Without it, the stream has no client-side deadline.
      */
-    @Override
     public Flux<WatchEvent<T>> watch(WatchOptions options) {
         QueryStringEncoder query = new QueryStringEncoder(collectionPath(namespace));
         query.addParam("watch", "true");

@@ -63,8 +63,8 @@ public interface ListerWatcherSource {
                 return scoped(client.metadata(resource), namespace);
             }
 
-            private <T extends KubernetesObject> ResourceClient<T> scoped(ResourceClient<T> resource, String namespace) {
-                return namespace == null ? resource.inAnyNamespace() : resource.inNamespace(namespace);
+            private <T extends KubernetesObject> ListerWatcher<T> scoped(ResourceClient<T> resource, String namespace) {
+                return ListerWatcher.of(namespace == null ? resource.inAnyNamespace() : resource.inNamespace(namespace));
             }
 
             @Override

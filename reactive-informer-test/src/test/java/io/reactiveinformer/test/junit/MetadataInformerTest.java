@@ -15,6 +15,7 @@ import io.reactiveinformer.informer.Notification;
 import io.reactiveinformer.informer.SharedIndexInformer;
 import io.reactiveinformer.informer.SharedInformerFactory;
 import io.reactiveinformer.test.server.SimulatedApiServer;
+import io.reactiveinformer.watch.ListerWatcher;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -74,7 +75,7 @@ class MetadataInformerTest {
                     .verify(T);
 
             StepVerifier.create(Convergence.cacheMatchesList(informer.indexer()::list,
-                            client.metadata(V1ConfigMap.class).inAnyNamespace(), T, Schedulers.parallel()))
+                            ListerWatcher.of(client.metadata(V1ConfigMap.class).inAnyNamespace()), T, Schedulers.parallel()))
                     .verifyComplete();
         } finally {
             factory.shutdown().block(T);

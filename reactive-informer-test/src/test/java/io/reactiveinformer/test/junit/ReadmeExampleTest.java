@@ -12,6 +12,7 @@ import io.reactiveinformer.informer.Notification;
 import io.reactiveinformer.informer.SharedIndexInformer;
 import io.reactiveinformer.informer.SharedInformerFactory;
 import io.reactiveinformer.test.server.SimulatedApiServer;
+import io.reactiveinformer.watch.ListerWatcher;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -38,7 +39,7 @@ class ReadmeExampleTest {
         Disposable running = informer.start();
         StepVerifier.create(Convergence.until(() -> server.state().list(V1ConfigMap.class).stream()
                         .allMatch(m -> m.getMetadata().getLabels().containsKey("seen")), Duration.ofSeconds(10), Schedulers.parallel())
-                .then(Convergence.cacheMatchesList(informer.indexer()::list, maps, Duration.ofSeconds(10), Schedulers.parallel())))
+                .then(Convergence.cacheMatchesList(informer.indexer()::list, ListerWatcher.of(maps), Duration.ofSeconds(10), Schedulers.parallel())))
                 .verifyComplete();
         Disposables.composite(labeler, running).dispose();
     }
