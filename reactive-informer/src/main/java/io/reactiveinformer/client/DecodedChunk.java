@@ -3,7 +3,6 @@ package io.reactiveinformer.client;
 import io.netty.buffer.ByteBuf;
 import io.reactiveinformer.api.KubernetesClientException;
 import io.reactiveinformer.api.WatchEvent;
-import io.reactiveinformer.codec.WatchEventDecoder;
 import java.util.ArrayList;
 import java.util.List;
 import reactor.core.publisher.Flux;

@@ -11,9 +11,6 @@ import io.reactiveinformer.api.ResourceType;
 import io.reactiveinformer.api.TransportException;
 import io.reactiveinformer.api.WatchEvent;
 import io.reactiveinformer.api.WatchOptions;
-import io.reactiveinformer.codec.ObjectListDecoder;
-import io.reactiveinformer.codec.ValueDecoder;
-import io.reactiveinformer.codec.WatchEventDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
@@ -129,7 +126,7 @@ public final class ResourceClient<T extends KubernetesObject> {
         addIfPresent(query, "resourceVersionMatch", options.resourceVersionMatch());
         String path = query.toString();
         return transport.exchangeOne(HttpMethod.GET, path, null, null, accept(ACCEPT_METADATA_LIST), (response, body) -> {
-            ObjectListDecoder<T> decoder = transport.json().listDecoder(type.type(), "GET " + path);
+            ObjectListDecoder<T> decoder = new ObjectListDecoder<>(transport.json(), type.type(), "GET " + path);
             return body.doOnNext(buf -> decoder.feed(HttpTransport.nio(buf))).then(Mono.fromCallable(decoder::end)).flux();
         });
     }
@@ -166,7 +163,7 @@ public final class ResourceClient<T extends KubernetesObject> {
         }
         String path = query.toString();
         Flux<WatchEvent<T>> events = transport.exchange(HttpMethod.GET, path, null, null, accept(ACCEPT_METADATA), (response, body) -> {
-            WatchEventDecoder<T> decoder = transport.json().watchEventDecoder(type.type(), "GET " + path);
+            WatchEventDecoder<T> decoder = new WatchEventDecoder<>(transport.json(), type.type(), "GET " + path);
             // decode inside onNext (the buffer is released when it returns); queue only decoded events
             return body.map(buf -> DecodedChunk.decode(decoder, buf))
                     .concatMap(DecodedChunk::events)
@@ -255,7 +252,7 @@ public final class ResourceClient<T extends KubernetesObject> {
 
     private Mono<T> single(HttpMethod method, String path, byte[] body, String contentType) {
         return transport.exchangeOne(method, path, body, contentType, accept(ACCEPT_METADATA), (response, content) -> {
-            ValueDecoder<T> decoder = transport.json().valueDecoder(type.type(), method.name() + " " + path);
+            ValueDecoder<T> decoder = new ValueDecoder<>(transport.json(), type.type(), method.name() + " " + path);
             return content.doOnNext(buf -> decoder.feed(HttpTransport.nio(buf))).then(Mono.fromCallable(decoder::end)).flux();
         });
     }

@@ -1,10 +1,11 @@
-package io.reactiveinformer.codec;
+package io.reactiveinformer.client;
 
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1Status;
 import io.reactiveinformer.api.DecodeException;
 import io.reactiveinformer.api.KubernetesApiException;
 import io.reactiveinformer.api.WatchEvent;
+import io.reactiveinformer.codec.KubernetesJson;
 import java.nio.ByteBuffer;
 import java.util.function.Consumer;
 import tools.jackson.core.JsonParser;
@@ -22,11 +23,11 @@ import tools.jackson.databind.util.TokenBuffer;
  * {@link io.reactiveinformer.api.DecodeException} naming the position.
  *
  * <p>Not thread-safe; see {@link #feed}. Create one per stream with
- * {@link KubernetesJson#watchEventDecoder(Class, String)}.
+ * {@code new WatchEventDecoder<>(json, type, source)}.
  *
  * @param <T> the object type
  */
-public final class WatchEventDecoder<T> extends JsonStreamDecoder {
+final class WatchEventDecoder<T> extends JsonStreamDecoder {
 
     private static final String TYPE = "type";
     private static final String OBJECT = "object";
@@ -57,7 +58,7 @@ public final class WatchEventDecoder<T> extends JsonStreamDecoder {
      * @throws io.reactiveinformer.api.DecodeException on malformed input
      * @throws KubernetesApiException                      on an ERROR event
      */
-    public void feed(ByteBuffer bytes, Consumer<? super WatchEvent<T>> sink) {
+    void feed(ByteBuffer bytes, Consumer<? super WatchEvent<T>> sink) {
         this.sink = sink;
         try {
             feedBuffer(bytes);
@@ -71,7 +72,7 @@ public final class WatchEventDecoder<T> extends JsonStreamDecoder {
      *
      * @throws io.reactiveinformer.api.DecodeException if it ended inside an event
      */
-    public void end() {
+    void end() {
         endInput();
     }
 
