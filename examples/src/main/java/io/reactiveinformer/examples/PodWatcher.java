@@ -85,7 +85,7 @@ public final class PodWatcher {
             resources.add(pods.notifications().subscribe(n -> out.println(describe(n))));
         }
         factory.start();
-        resources.add(() -> factory.shutdown().subscribe());
+        resources.add(factory::shutdown);
         // hasSynced is a Mono<Void>: it completes, it never emits
         resources.add(pods.hasSynced().subscribe(null,
                 error -> out.println("not synced yet: " + error.getMessage()),

@@ -154,9 +154,10 @@ public final class SharedInformerFactory {
     }
 
     /**
-     * Stops every informer (cancelling their lists and watches, which releases their connections) and
-     * refuses new ones. The returned {@code Mono} completes once all are stopped; calling this again
-     * does nothing more.
+     * Stops every informer now (cancelling their lists and watches, which releases their connections)
+     * and refuses new ones: the work is done when this method returns, whether or not the returned
+     * {@code Mono} is subscribed. The {@code Mono} only lets a reactive caller chain on it; it
+     * completes at once. Calling this again does nothing more.
      */
     public Mono<Void> shutdown() {
         List<Disposable> stopping;
@@ -164,7 +165,8 @@ public final class SharedInformerFactory {
             shutDown = true;
             stopping = new ArrayList<>(started.values());
         }
-        return Mono.fromRunnable(() -> stopping.forEach(Disposable::dispose));
+        stopping.forEach(Disposable::dispose);
+        return Mono.empty();
     }
 
     /** The informers created so far, in creation order. */

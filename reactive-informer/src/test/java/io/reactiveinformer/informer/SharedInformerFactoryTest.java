@@ -199,7 +199,7 @@ class SharedInformerFactoryTest {
         SharedIndexInformer<V1ConfigMap> configMaps = factory.informer(V1ConfigMap.class);
         factory.start();
         StepVerifier.create(pods.notifications()).expectNextCount(1)
-                .then(() -> factory.shutdown().subscribe())
+                .then(factory::shutdown) // eager: nothing subscribes to the returned Mono
                 .expectComplete()
                 .verify(Duration.ofSeconds(5));
         assertThat(source.openWatches).hasValue(0);
