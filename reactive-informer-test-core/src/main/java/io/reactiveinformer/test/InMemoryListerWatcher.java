@@ -1,12 +1,12 @@
 package io.reactiveinformer.test;
 
 import io.kubernetes.client.openapi.models.V1Status;
-import io.reactiveinformer.client.KubernetesApiException;
-import io.reactiveinformer.client.ListOptions;
-import io.reactiveinformer.client.ObjectList;
-import io.reactiveinformer.client.ResourceType;
-import io.reactiveinformer.client.WatchEvent;
-import io.reactiveinformer.client.WatchOptions;
+import io.reactiveinformer.api.KubernetesApiException;
+import io.reactiveinformer.api.ListOptions;
+import io.reactiveinformer.api.ObjectList;
+import io.reactiveinformer.api.ResourceType;
+import io.reactiveinformer.api.WatchEvent;
+import io.reactiveinformer.api.WatchOptions;
 import io.reactiveinformer.test.server.ApiError;
 import io.reactiveinformer.test.server.ClusterState;
 import io.reactiveinformer.test.server.ListResult;

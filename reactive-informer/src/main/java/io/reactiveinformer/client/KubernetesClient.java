@@ -1,8 +1,10 @@
 package io.reactiveinformer.client;
 
 import io.kubernetes.client.common.KubernetesObject;
+import io.reactiveinformer.api.PartialObjectMetadata;
+import io.reactiveinformer.api.ResourceType;
+import io.reactiveinformer.api.WatchOptions;
 import io.reactiveinformer.codec.KubernetesJson;
-import io.reactiveinformer.codec.PartialObjectMetadata;
 import io.reactiveinformer.config.ClientConfig;
 
 /**

@@ -3,11 +3,14 @@ package io.reactiveinformer.client;
 import io.kubernetes.client.common.KubernetesObject;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.QueryStringEncoder;
-import io.reactiveinformer.codec.ObjectListDecoder;
-import io.reactiveinformer.codec.PartialObjectMetadata;
-import io.reactiveinformer.codec.ValueDecoder;
-import io.reactiveinformer.codec.WatchEventDecoder;
-import io.reactiveinformer.watch.ListerWatcher;
+import io.reactiveinformer.api.ListOptions;
+import io.reactiveinformer.api.ObjectList;
+import io.reactiveinformer.api.PartialObjectMetadata;
+import io.reactiveinformer.api.PatchType;
+import io.reactiveinformer.api.ResourceType;
+import io.reactiveinformer.api.TransportException;
+import io.reactiveinformer.api.WatchEvent;
+import io.reactiveinformer.api.WatchOptions;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
@@ -20,8 +23,9 @@ import reactor.core.publisher.Mono;
  * field selectors. Immutable: {@link #inNamespace}, {@link #inAnyNamespace}, {@link #withLabelSelector}
  * and {@link #withFieldSelector} return new handles sharing the same connection pool.
  *
- * <p>As a {@link ListerWatcher} it lists and watches with its namespace and selectors; selectors in
- * the options are combined with the handle's (both must match).
+ * <p>{@link #list} and {@link #watch} use the handle's namespace and selectors; selectors in the
+ * options are combined with the handle's (both must match). A reflector takes the handle through
+ * {@code ListerWatcher.of(handle)} (package {@code watch}): the client does not know the reflector.
  *
  * <p>Every call is cold: the request is sent on subscription, and cancelling the subscription
  * closes it (for a watch, the connection's stream). Results are emitted on a Netty event loop (or,
@@ -37,7 +41,7 @@ import reactor.core.publisher.Mono;
  *
  * @param <T> the object type
  */
-public final class ResourceClient<T extends KubernetesObject> implements ListerWatcher<T> {
+public final class ResourceClient<T extends KubernetesObject> {
 
     /** How long after the server should have closed a watch ({@code timeoutSeconds}) we give up on it. */
     static final Duration WATCH_GRACE = Duration.ofSeconds(30);
@@ -109,7 +113,6 @@ public final class ResourceClient<T extends KubernetesObject> implements ListerW
     }
 
     /** One page. */
-    @Override
     public Mono<ObjectList<T>> list(ListOptions options) {
         QueryStringEncoder query = new QueryStringEncoder(collectionPath(namespace));
         addSelectors(query, options.labelSelector(), options.fieldSelector());
@@ -123,7 +126,7 @@ public final class ResourceClient<T extends KubernetesObject> implements ListerW
         addIfPresent(query, "resourceVersionMatch", options.resourceVersionMatch());
         String path = query.toString();
         return transport.exchangeOne(HttpMethod.GET, path, null, null, accept(ACCEPT_METADATA_LIST), (response, body) -> {
-            ObjectListDecoder<T> decoder = transport.json().listDecoder(type.type(), "GET " + path);
+            ObjectListDecoder<T> decoder = new ObjectListDecoder<>(transport.json(), type.type(), "GET " + path);
             return body.doOnNext(buf -> decoder.feed(HttpTransport.nio(buf))).then(Mono.fromCallable(decoder::end)).flux();
         });
     }
@@ -141,7 +144,6 @@ public final class ResourceClient<T extends KubernetesObject> implements ListerW
      * completion); should it not, the stream fails with a {@link TransportException} 30 s later, so a
      * dead connection can never hang a watch. Without it, the stream has no client-side deadline.
      */
-    @Override
     public Flux<WatchEvent<T>> watch(WatchOptions options) {
         QueryStringEncoder query = new QueryStringEncoder(collectionPath(namespace));
         query.addParam("watch", "true");
@@ -161,7 +163,7 @@ public final class ResourceClient<T extends KubernetesObject> implements ListerW
         }
         String path = query.toString();
         Flux<WatchEvent<T>> events = transport.exchange(HttpMethod.GET, path, null, null, accept(ACCEPT_METADATA), (response, body) -> {
-            WatchEventDecoder<T> decoder = transport.json().watchEventDecoder(type.type(), "GET " + path);
+            WatchEventDecoder<T> decoder = new WatchEventDecoder<>(transport.json(), type.type(), "GET " + path);
             // decode inside onNext (the buffer is released when it returns); queue only decoded events
             return body.map(buf -> DecodedChunk.decode(decoder, buf))
                     .concatMap(DecodedChunk::events)
@@ -250,7 +252,7 @@ public final class ResourceClient<T extends KubernetesObject> implements ListerW
 
     private Mono<T> single(HttpMethod method, String path, byte[] body, String contentType) {
         return transport.exchangeOne(method, path, body, contentType, accept(ACCEPT_METADATA), (response, content) -> {
-            ValueDecoder<T> decoder = transport.json().valueDecoder(type.type(), method.name() + " " + path);
+            ValueDecoder<T> decoder = new ValueDecoder<>(transport.json(), type.type(), method.name() + " " + path);
             return content.doOnNext(buf -> decoder.feed(HttpTransport.nio(buf))).then(Mono.fromCallable(decoder::end)).flux();
         });
     }
@@ -269,7 +271,10 @@ public final class ResourceClient<T extends KubernetesObject> implements ListerW
     }
 
     private String collectionPath(String ns) {
-        String base = type.apiPath();
+        // the URL layout is the client's business, not the resource type's
+        String base = type.group().isEmpty()
+                ? "/api/" + type.version()
+                : "/apis/" + type.group() + "/" + type.version();
         return ns == null ? base + "/" + type.plural() : base + "/namespaces/" + segment(ns) + "/" + type.plural();
     }
 

@@ -1,6 +1,6 @@
 package io.reactiveinformer.watch;
 
-import io.reactiveinformer.client.KubernetesClientException;
+import io.reactiveinformer.api.KubernetesClientException;
 
 /**
  * A failure the reflector detected itself, rather than one the client signalled. Always retriable:

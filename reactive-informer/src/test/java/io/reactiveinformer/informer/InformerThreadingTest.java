@@ -3,10 +3,10 @@ package io.reactiveinformer.informer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1Pod;
-import io.reactiveinformer.client.ListOptions;
-import io.reactiveinformer.client.ObjectList;
-import io.reactiveinformer.client.WatchEvent;
-import io.reactiveinformer.client.WatchOptions;
+import io.reactiveinformer.api.ListOptions;
+import io.reactiveinformer.api.ObjectList;
+import io.reactiveinformer.api.WatchEvent;
+import io.reactiveinformer.api.WatchOptions;
 import io.reactiveinformer.watch.ListerWatcher;
 import java.time.Duration;
 import java.util.List;

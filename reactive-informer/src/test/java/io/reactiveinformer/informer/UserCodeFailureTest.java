@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
-import io.reactiveinformer.client.KubernetesClientException;
-import io.reactiveinformer.client.WatchEvent;
+import io.reactiveinformer.api.KubernetesClientException;
+import io.reactiveinformer.api.WatchEvent;
 import io.reactiveinformer.informer.UserCodeError.Stage;
 import java.time.Duration;
 import java.util.List;
@@ -224,7 +224,7 @@ class UserCodeFailureTest {
         assertThat(denied.forbidden()).as("%s", denied).isTrue();
         assertThat(denied.healthy()).isFalse();
         assertThat(denied.consecutiveFailures()).isGreaterThanOrEqualTo(1);
-        assertThat(denied.lastError()).isInstanceOf(io.reactiveinformer.client.KubernetesApiException.Forbidden.class);
+        assertThat(denied.lastError()).isInstanceOf(io.reactiveinformer.api.KubernetesApiException.Forbidden.class);
 
         time.advanceTimeBy(Duration.ofSeconds(20));
         InformerHealth recovered = informer.health();

@@ -13,6 +13,7 @@ import io.reactiveinformer.informer.SharedIndexInformer;
 import io.reactiveinformer.informer.SharedInformerFactory;
 import io.reactiveinformer.informer.SubscriberOptions;
 import io.reactiveinformer.test.Convergence;
+import io.reactiveinformer.watch.ListerWatcher;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
@@ -161,7 +162,7 @@ abstract class HandlerIsolationContract {
                         .then())
                 .expectComplete().verify(DEADLINE);
         StepVerifier.create(Flux.fromIterable(fastViews)
-                        .concatMap(view -> Convergence.cacheMatchesList(view::view, maps, DEADLINE, Schedulers.parallel())))
+                        .concatMap(view -> Convergence.cacheMatchesList(view::view, ListerWatcher.of(maps), DEADLINE, Schedulers.parallel())))
                 .expectComplete().verify(DEADLINE);
 
         long[] all = fast.stream().flatMapToLong(Lags::millis).sorted().toArray();

@@ -1,10 +1,10 @@
 package io.reactiveinformer.e2e.informer;
 
+import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.reactiveinformer.api.PatchType;
 import io.reactiveinformer.client.KubernetesClient;
-import io.reactiveinformer.client.PatchType;
 import io.reactiveinformer.client.ResourceClient;
 import io.reactiveinformer.config.ClientConfig;
 import io.reactiveinformer.test.apiserver.KubeApiServer;

@@ -3,7 +3,7 @@ package io.reactiveinformer.test.server;
 import io.kubernetes.client.openapi.models.V1ListMeta;
 import io.kubernetes.client.openapi.models.V1Status;
 import io.kubernetes.client.openapi.models.V1StatusDetails;
-import io.reactiveinformer.client.ResourceType;
+import io.reactiveinformer.api.ResourceType;
 import java.time.Duration;
 
 /**

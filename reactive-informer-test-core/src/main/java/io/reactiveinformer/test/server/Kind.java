@@ -1,6 +1,6 @@
 package io.reactiveinformer.test.server;
 
-import io.reactiveinformer.client.ResourceType;
+import io.reactiveinformer.api.ResourceType;
 import java.util.TreeMap;
 import tools.jackson.databind.node.ObjectNode;
 

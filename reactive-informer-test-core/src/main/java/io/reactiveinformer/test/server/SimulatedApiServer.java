@@ -6,11 +6,11 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.reactiveinformer.api.ListOptions;
+import io.reactiveinformer.api.PatchType;
+import io.reactiveinformer.api.ResourceType;
+import io.reactiveinformer.api.WatchOptions;
 import io.reactiveinformer.client.KubernetesClient;
-import io.reactiveinformer.client.ListOptions;
-import io.reactiveinformer.client.PatchType;
-import io.reactiveinformer.client.ResourceType;
-import io.reactiveinformer.client.WatchOptions;
 import io.reactiveinformer.config.ClientConfig;
 import java.net.URI;
 import java.time.Duration;
@@ -322,10 +322,10 @@ public final class SimulatedApiServer implements AutoCloseable {
         V1ListMeta meta = new V1ListMeta().resourceVersion(page.resourceVersion())._continue(page.continueToken())
                 .remainingItemCount(page.remainingItemCount());
         if (as == Representation.METADATA) {
-            return Reply.of(200, state.json().encodeList(Representation.META_API_VERSION, "PartialObjectMetadataList",
+            return Reply.of(200, WireFormat.list(state.json(), Representation.META_API_VERSION, "PartialObjectMetadataList",
                     meta, page.items().stream().map(as::object).toList()));
         }
-        return Reply.of(200, state.json().encodeList(t.type().apiVersion(), t.type().kind() + "List", meta,
+        return Reply.of(200, WireFormat.list(state.json(), t.type().apiVersion(), t.type().kind() + "List", meta,
                 page.items()));
     }
 
@@ -337,10 +337,10 @@ public final class SimulatedApiServer implements AutoCloseable {
         if (fault instanceof Fault.ExpiredWatch) {
             long oldest = state.oldestResourceVersion();
             ApiError gone = ApiError.tooOld(oldest - 1 < 0 ? 0 : oldest - 1, oldest + 1);
-            return new Reply(200, Flux.just(state.json().encodeWatchEvent("ERROR", state.statusTree(gone))), true, -1);
+            return new Reply(200, Flux.just(WireFormat.watchEvent(state.json(), "ERROR", state.statusTree(gone))), true, -1);
         }
         Flux<StreamEvent> events = state.watch(t.type(), t.namespace(), options);
-        Flux<byte[]> lines = events.map(e -> state.json().encodeWatchEvent(e.type(),
+        Flux<byte[]> lines = events.map(e -> WireFormat.watchEvent(state.json(), e.type(),
                 e.type().equals("ERROR") ? e.object() : as.object(e.object())));
         if (fault instanceof Fault.Insert insert) {
             lines = insertAfter(lines, insert.afterEvents(), insert.bytes());
@@ -348,7 +348,7 @@ public final class SimulatedApiServer implements AutoCloseable {
             ObjectNode object = state.json().mapper().createObjectNode();
             object.put("apiVersion", t.type().apiVersion());
             object.put("kind", t.type().kind());
-            lines = insertAfter(lines, bad.afterEvents(), state.json().encodeWatchEvent("ADDED", object));
+            lines = insertAfter(lines, bad.afterEvents(), WireFormat.watchEvent(state.json(), "ADDED", object));
         }
         return new Reply(200, lines, true, -1);
     }

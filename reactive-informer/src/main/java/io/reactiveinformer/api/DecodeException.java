@@ -1,4 +1,4 @@
-package io.reactiveinformer.client;
+package io.reactiveinformer.api;
 
 /**
  * The server's bytes could not be turned into objects: malformed JSON, an unknown watch event type,

@@ -1,4 +1,4 @@
-package io.reactiveinformer.client;
+package io.reactiveinformer.api;
 
 /**
  * Query parameters of a LIST request. Every field may be {@code null} (not sent).

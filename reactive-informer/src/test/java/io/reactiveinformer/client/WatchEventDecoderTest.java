@@ -1,12 +1,14 @@
-package io.reactiveinformer.codec;
+package io.reactiveinformer.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kubernetes.client.openapi.models.V1Pod;
-import io.reactiveinformer.client.DecodeException;
-import io.reactiveinformer.client.KubernetesApiException;
-import io.reactiveinformer.client.WatchEvent;
+import io.reactiveinformer.api.DecodeException;
+import io.reactiveinformer.api.KubernetesApiException;
+import io.reactiveinformer.api.WatchEvent;
+import io.reactiveinformer.codec.Fixtures;
+import io.reactiveinformer.codec.KubernetesJson;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -61,7 +63,7 @@ class WatchEventDecoderTest {
     @Test
     void errorEventThrowsGoneAfterTheEventsBeforeIt() {
         List<WatchEvent<V1Pod>> seen = new ArrayList<>();
-        WatchEventDecoder<V1Pod> decoder = json.watchEventDecoder(V1Pod.class, "GET /api/v1/pods?watch=true");
+        WatchEventDecoder<V1Pod> decoder = new WatchEventDecoder<>(json, V1Pod.class, "GET /api/v1/pods?watch=true");
 
         assertThatThrownBy(() -> decoder.feed(ByteBuffer.wrap(Fixtures.bytes("watch-error-410.jsonl")), seen::add))
                 .isInstanceOfSatisfying(KubernetesApiException.Gone.class, gone -> {
@@ -117,7 +119,7 @@ class WatchEventDecoderTest {
     }
 
     private List<WatchEvent<V1Pod>> decode(byte[] bytes, int[] splits) {
-        WatchEventDecoder<V1Pod> decoder = json.watchEventDecoder(V1Pod.class, "GET /watch");
+        WatchEventDecoder<V1Pod> decoder = new WatchEventDecoder<>(json, V1Pod.class, "GET /watch");
         List<WatchEvent<V1Pod>> events = new ArrayList<>();
         int from = 0;
         for (int split : splits) {

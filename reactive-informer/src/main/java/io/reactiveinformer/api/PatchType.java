@@ -1,4 +1,4 @@
-package io.reactiveinformer.client;
+package io.reactiveinformer.api;
 
 /** The patch formats the API server accepts, by content type. */
 public enum PatchType {

@@ -1,4 +1,4 @@
-package io.reactiveinformer.codec;
+package io.reactiveinformer.api;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.kubernetes.client.common.KubernetesObject;

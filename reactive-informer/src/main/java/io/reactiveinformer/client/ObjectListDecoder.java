@@ -1,7 +1,9 @@
-package io.reactiveinformer.codec;
+package io.reactiveinformer.client;
 
 import io.kubernetes.client.openapi.models.V1ListMeta;
-import io.reactiveinformer.client.ObjectList;
+import io.reactiveinformer.api.DecodeException;
+import io.reactiveinformer.api.ObjectList;
+import io.reactiveinformer.codec.KubernetesJson;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,11 +18,11 @@ import tools.jackson.databind.util.TokenBuffer;
  * never exists as bytes or as a tree, only as the objects it holds.
  *
  * <p>Not thread-safe: feed it from one thread at a time. Create one per response with
- * {@link KubernetesJson#listDecoder(Class, String)}.
+ * {@code new ObjectListDecoder<>(json, type, source)}.
  *
  * @param <T> the item type
  */
-public final class ObjectListDecoder<T> extends JsonStreamDecoder {
+final class ObjectListDecoder<T> extends JsonStreamDecoder {
 
     private enum State { BEFORE, IN_LIST, IN_ITEMS, DONE }
 
@@ -43,18 +45,18 @@ public final class ObjectListDecoder<T> extends JsonStreamDecoder {
     /**
      * Feeds the next bytes, binding every item they complete.
      *
-     * @throws io.reactiveinformer.client.DecodeException on malformed input
+     * @throws io.reactiveinformer.api.DecodeException on malformed input
      */
-    public void feed(ByteBuffer bytes) {
+    void feed(ByteBuffer bytes) {
         feedBuffer(bytes);
     }
 
     /**
      * Ends the input and returns the page.
      *
-     * @throws io.reactiveinformer.client.DecodeException if the input ended early or held no list
+     * @throws io.reactiveinformer.api.DecodeException if the input ended early or held no list
      */
-    public ObjectList<T> end() {
+    ObjectList<T> end() {
         endInput();
         if (state != State.DONE) {
             throw decodeError("the response held no list object", null);

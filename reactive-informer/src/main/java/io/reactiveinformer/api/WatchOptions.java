@@ -1,4 +1,4 @@
-package io.reactiveinformer.client;
+package io.reactiveinformer.api;
 
 /**
  * Query parameters of a WATCH request. Every object field may be {@code null} (not sent).

@@ -1,6 +1,7 @@
-package io.reactiveinformer.codec;
+package io.reactiveinformer.client;
 
-import io.reactiveinformer.client.DecodeException;
+import io.reactiveinformer.api.DecodeException;
+import io.reactiveinformer.codec.KubernetesJson;
 import java.nio.ByteBuffer;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;

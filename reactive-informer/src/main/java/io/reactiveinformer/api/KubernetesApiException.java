@@ -1,4 +1,4 @@
-package io.reactiveinformer.client;
+package io.reactiveinformer.api;
 
 import io.kubernetes.client.openapi.models.V1Status;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.reactiveinformer.codec;
+package io.reactiveinformer.api;
 
 import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;

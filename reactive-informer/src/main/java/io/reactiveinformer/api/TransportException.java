@@ -1,4 +1,4 @@
-package io.reactiveinformer.client;
+package io.reactiveinformer.api;
 
 /**
  * The request did not get an HTTP answer, or its body was cut: connection refused or reset, TLS

@@ -1,4 +1,4 @@
-package io.reactiveinformer.client;
+package io.reactiveinformer.api;
 
 /**
  * The request was not sent because its credentials could not be obtained: the token file is

@@ -1,4 +1,4 @@
-package io.reactiveinformer.client;
+package io.reactiveinformer.api;
 
 /**
  * Base of every error the client signals. Messages name the request (method and path) that failed,

@@ -1,9 +1,11 @@
-package io.reactiveinformer.codec;
+package io.reactiveinformer.client;
 
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1Status;
-import io.reactiveinformer.client.KubernetesApiException;
-import io.reactiveinformer.client.WatchEvent;
+import io.reactiveinformer.api.DecodeException;
+import io.reactiveinformer.api.KubernetesApiException;
+import io.reactiveinformer.api.WatchEvent;
+import io.reactiveinformer.codec.KubernetesJson;
 import java.nio.ByteBuffer;
 import java.util.function.Consumer;
 import tools.jackson.core.JsonParser;
@@ -18,14 +20,14 @@ import tools.jackson.databind.util.TokenBuffer;
  * <p>An {@code ERROR} event is thrown as the {@link KubernetesApiException} its {@code Status} describes
  * (a 410 one is {@link KubernetesApiException.Gone}). A malformed event, an unknown type, a missing
  * object, or an ADDED/MODIFIED/DELETED object without metadata throws a
- * {@link io.reactiveinformer.client.DecodeException} naming the position.
+ * {@link io.reactiveinformer.api.DecodeException} naming the position.
  *
  * <p>Not thread-safe; see {@link #feed}. Create one per stream with
- * {@link KubernetesJson#watchEventDecoder(Class, String)}.
+ * {@code new WatchEventDecoder<>(json, type, source)}.
  *
  * @param <T> the object type
  */
-public final class WatchEventDecoder<T> extends JsonStreamDecoder {
+final class WatchEventDecoder<T> extends JsonStreamDecoder {
 
     private static final String TYPE = "type";
     private static final String OBJECT = "object";
@@ -53,10 +55,10 @@ public final class WatchEventDecoder<T> extends JsonStreamDecoder {
      * Feeds the next bytes; every event they complete is handed to {@code sink}, in order, on the
      * calling thread, before this returns.
      *
-     * @throws io.reactiveinformer.client.DecodeException on malformed input
+     * @throws io.reactiveinformer.api.DecodeException on malformed input
      * @throws KubernetesApiException                      on an ERROR event
      */
-    public void feed(ByteBuffer bytes, Consumer<? super WatchEvent<T>> sink) {
+    void feed(ByteBuffer bytes, Consumer<? super WatchEvent<T>> sink) {
         this.sink = sink;
         try {
             feedBuffer(bytes);
@@ -68,9 +70,9 @@ public final class WatchEventDecoder<T> extends JsonStreamDecoder {
     /**
      * Marks the end of the stream.
      *
-     * @throws io.reactiveinformer.client.DecodeException if it ended inside an event
+     * @throws io.reactiveinformer.api.DecodeException if it ended inside an event
      */
-    public void end() {
+    void end() {
         endInput();
     }
 

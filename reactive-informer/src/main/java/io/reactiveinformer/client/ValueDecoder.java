@@ -1,5 +1,7 @@
-package io.reactiveinformer.codec;
+package io.reactiveinformer.client;
 
+import io.reactiveinformer.api.DecodeException;
+import io.reactiveinformer.codec.KubernetesJson;
 import java.nio.ByteBuffer;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -10,11 +12,11 @@ import tools.jackson.databind.util.TokenBuffer;
  * Decodes one JSON value (a GET, create, replace or patch response) from byte chunks split anywhere.
  *
  * <p>Not thread-safe: feed it from one thread at a time. Create one per response with
- * {@link KubernetesJson#valueDecoder(Class, String)}.
+ * {@code new ValueDecoder<>(json, type, source)}.
  *
  * @param <T> the value type
  */
-public final class ValueDecoder<T> extends JsonStreamDecoder {
+final class ValueDecoder<T> extends JsonStreamDecoder {
 
     private final ObjectReader reader;
     private final Class<T> type;
@@ -30,18 +32,18 @@ public final class ValueDecoder<T> extends JsonStreamDecoder {
     /**
      * Feeds the next bytes.
      *
-     * @throws io.reactiveinformer.client.DecodeException on malformed input
+     * @throws io.reactiveinformer.api.DecodeException on malformed input
      */
-    public void feed(ByteBuffer bytes) {
+    void feed(ByteBuffer bytes) {
         feedBuffer(bytes);
     }
 
     /**
      * Ends the input and returns the value.
      *
-     * @throws io.reactiveinformer.client.DecodeException if the input ended early or was empty
+     * @throws io.reactiveinformer.api.DecodeException if the input ended early or was empty
      */
-    public T end() {
+    T end() {
         endInput();
         if (value == null) {
             throw decodeError("the response held no " + type.getSimpleName(), null);

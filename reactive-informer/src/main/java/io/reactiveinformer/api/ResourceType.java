@@ -1,7 +1,7 @@
-package io.reactiveinformer.client;
+package io.reactiveinformer.api;
 
-import io.reactiveinformer.codec.DynamicObject;
-import io.reactiveinformer.codec.PartialObjectMetadata;
+import io.reactiveinformer.api.DynamicObject;
+import io.reactiveinformer.api.PartialObjectMetadata;
 import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Matcher;
@@ -113,11 +113,6 @@ public record ResourceType<T>(String group, String version, String plural, Strin
     /** {@code v1} or {@code group/version}, as in an object's {@code apiVersion}. */
     public String apiVersion() {
         return group.isEmpty() ? version : group + "/" + version;
-    }
-
-    /** {@code /api/v1} or {@code /apis/group/version}. */
-    String apiPath() {
-        return group.isEmpty() ? "/api/" + version : "/apis/" + group + "/" + version;
     }
 
     private static String plural(String kind) {
