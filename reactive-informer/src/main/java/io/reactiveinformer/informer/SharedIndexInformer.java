@@ -13,13 +13,9 @@ import io.reactiveinformer.watch.Reflector;
 import io.reactiveinformer.watch.ReflectorEvent;
 import io.reactiveinformer.watch.ReflectorOptions;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.UnaryOperator;
 import org.reactivestreams.Subscription;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -103,10 +99,7 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
     private final SharedProcessor<T> processor = new SharedProcessor<>();
     private final AtomicInteger handlersCreated = new AtomicInteger();
 
-    /** Lowered by handlers that join before start; read by start. Guarded by the processor's seam. */
-    private volatile Duration resyncCheckPeriod;
-    /** The handlers whose resync is due at the latest check; replaced as a whole by each check. */
-    private volatile Set<HandlerRegistration<T>> resyncing = Set.of();
+    private final ResyncSchedule<T> resync;
     private volatile String lastSyncResourceVersion = "";
 
     private final Disposable.Composite running = Disposables.composite();
@@ -126,7 +119,7 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         // thread, other informers' entries and subscribers run on the others.
         this.fifo = new DeltaFifo<>(indexer, userCode.guard(spec.transform()), deliveryScheduler, userCode.unkeyable());
         this.applier = new DeltaApplier<>(indexer);
-        this.resyncCheckPeriod = builder.resyncPeriod;
+        this.resync = new ResyncSchedule<>(name, scheduler, builder.resyncPeriod);
         this.reflector = Reflector.builder(builder.listerWatcher)
                 .name(name)
                 .options(builder.reflectorOptions.withSelectors(spec.labelSelector(), spec.fieldSelector()))
@@ -169,15 +162,12 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         if (!first[0]) {
             return lifecycle;
         }
-        Duration checkPeriod = resyncCheckPeriod;
         ApplyLoop applyLoop = new ApplyLoop();
         running.add(applyLoop);
         fifo.entries().subscribe(applyLoop);
         running.add(reflector.events().subscribe(this::onReflectorEvent, this::reflectorFailed, this::reflectorEnded));
-        if (!checkPeriod.isZero()) {
-            running.add(Flux.interval(checkPeriod, checkPeriod, scheduler).subscribe(tick -> checkResync()));
-        }
-        log.debug("{}: started (resync check every {})", name, checkPeriod);
+        running.add(resync.start(processor::handlers, fifo::resync));
+        log.debug("{}: started (resync check every {})", name, resync.checkPeriod());
         return lifecycle;
     }
 
@@ -309,7 +299,7 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
 
     /** How often resyncs are checked for; zero for never. Lowered by handlers registered before start. */
     public Duration resyncCheckPeriod() {
-        return resyncCheckPeriod;
+        return resync.checkPeriod();
     }
 
     void activate(HandlerRegistration<T> handler, CoreSubscriber<? super Notification<T>> actual) {
@@ -338,10 +328,8 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
                     }
                 }, actual);
         handler.buffer = buffer;
-        boolean joined = processor.add(handler, indexer::list, state::isSynced, () -> {
-            handler.resyncPeriod = effectiveResyncPeriod(handler);
-            handler.nextResyncMillis = scheduler.now(TimeUnit.MILLISECONDS) + handler.resyncPeriod.toMillis();
-        });
+        boolean joined = processor.add(handler, indexer::list, state::isSynced,
+                () -> resync.join(handler, state.isStarted()));
         unobserve[0] = metrics.subscriberAdded(handler.name(), buffer::depth);
         actual.onSubscribe(buffer);
         if (!joined) {
@@ -350,28 +338,6 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
             buffer.complete();
         }
         buffer.start();
-    }
-
-    /** client-go's rules: at least the minimum; below the check period it lowers it before start, else is raised to it. */
-    private Duration effectiveResyncPeriod(HandlerRegistration<T> handler) {
-        Duration period = handler.options().resyncPeriod();
-        if (period.isZero()) {
-            return period;
-        }
-        if (resyncCheckPeriod.isZero() || period.compareTo(resyncCheckPeriod) < 0) {
-            if (!state.isStarted()) {
-                resyncCheckPeriod = period;
-            } else if (resyncCheckPeriod.isZero()) {
-                log.warn("{}: handler {} asks for a resync every {}, but the informer started without resync checks; "
-                        + "it gets no resync", name, handler.name(), period);
-                return Duration.ZERO;
-            } else {
-                log.warn("{}: handler {} asks for a resync every {}, below the started informer's check period {}; "
-                        + "using the check period", name, handler.name(), period, resyncCheckPeriod);
-                return resyncCheckPeriod;
-            }
-        }
-        return period;
     }
 
     /** The handlers receiving notifications now. */
@@ -410,29 +376,11 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         state.caughtUp();
     }
 
-    // ---- resync (on the scheduler)
-
-    private void checkResync() {
-        long now = scheduler.now(TimeUnit.MILLISECONDS);
-        Set<HandlerRegistration<T>> due = new HashSet<>();
-        for (HandlerRegistration<T> handler : processor.handlers()) {
-            long period = handler.resyncPeriod.toMillis();
-            if (period > 0 && now >= handler.nextResyncMillis) {
-                due.add(handler);
-                handler.nextResyncMillis = now + period;
-            }
-        }
-        resyncing = due;
-        if (!due.isEmpty()) {
-            fifo.resync();
-        }
-    }
-
     // ---- FIFO → cache → handlers (the apply loop, on the scheduler)
 
     private void apply(FifoEntry<T> entry) {
         boolean becomesSynced = entry instanceof FifoEntry.Replace<T> replace && replace.initial() && !state.isSynced();
-        processor.applyAndDistribute(() -> applier.apply(entry), resyncing, becomesSynced ? state::markSynced : null);
+        processor.applyAndDistribute(() -> applier.apply(entry), resync.due(), becomesSynced ? state::markSynced : null);
         if (becomesSynced) {
             log.debug("{}: synced with {} objects", name, indexer.size());
             state.announceSynced();
