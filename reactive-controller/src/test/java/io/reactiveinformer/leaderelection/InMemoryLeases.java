@@ -17,13 +17,13 @@ import reactor.core.publisher.Mono;
  * through its own {@link #client() client}, which a test can cut off ({@link Client#down}) to make its
  * requests fail. Answers synchronously, so elections on it run entirely in virtual time.
  */
-final class InMemoryLeases {
+public final class InMemoryLeases {
 
     private final Map<String, V1Lease> leases = new TreeMap<>();
     private long resourceVersion;
     private int writes;
 
-    Client client() {
+    public Client client() {
         return new Client();
     }
 
@@ -68,10 +68,10 @@ final class InMemoryLeases {
     }
 
     /** One candidate's connection. */
-    final class Client implements LeaseStore {
+    public final class Client implements LeaseStore {
 
         /** While true, every request fails with a 503 (the candidate is cut off from the API server). */
-        volatile boolean down;
+        public volatile boolean down;
 
         private <T> Mono<T> call(String what, java.util.function.Supplier<T> operation) {
             return Mono.defer(() -> {
