@@ -104,17 +104,17 @@ final class LeaderCampaign implements Disposable {
     }
 
     /**
-     * A jittered retry period (client-go's factor 1.2), or less when the holder's lease runs out sooner by
-     * our clock, so that a vacant Lease is taken over promptly.
+     * While someone else holds the Lease, one retry period, or less when its lease runs out sooner by our
+     * clock: so a vacant Lease is taken over at most a retry period after the holder's last renewal plus a
+     * lease duration. Otherwise (no holder, or unknown) a jittered retry period (client-go's factor 1.2), so
+     * that candidates racing for a free Lease spread out.
      */
     private long untilNextTry() {
         long retry = timings.retryPeriod().toMillis();
-        long jittered = retry + (long) (random.nextDouble() * 1.2 * retry);
-        String holder = lock.holder();
-        if (!holder.isEmpty() && !lock.heldByMe()) {
-            return Math.max(0, Math.min(jittered, lock.expiresAt() - now()));
+        if (!lock.holder().isEmpty() && !lock.heldByMe()) {
+            return Math.max(0, Math.min(retry, lock.expiresAt() - now()));
         }
-        return jittered;
+        return retry + (long) (random.nextDouble() * 1.2 * retry);
     }
 
     private void next(long delayMillis) {

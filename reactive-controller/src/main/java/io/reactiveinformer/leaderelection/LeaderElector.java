@@ -25,8 +25,10 @@ import reactor.core.scheduler.Schedulers;
  * {@code resourceVersion} read, so of two candidates only one succeeds (the other gets a 409 Conflict). The
  * holder renews every retry period; if it has not renewed successfully within the renew deadline, counted
  * from the start of its last successful renewal, it stops leading, which is before any other candidate
- * may take over. Candidates retry every retry period with jitter (up to 1.2 times longer), and no later
- * than the moment the holder's lease runs out by their clock.
+ * may take over. While another candidate holds the Lease, candidates read it every retry period and at
+ * the moment its lease runs out by their clock, so they take over at most a lease duration plus a retry
+ * period after the holder's last renewal; a free Lease is retried with jitter (up to 1.2 retry periods
+ * more).
  *
  * <h2>Use</h2>
  * {@link #run()} campaigns while subscribed and reports {@link LeadershipEvent}s; after losing the Lease it
