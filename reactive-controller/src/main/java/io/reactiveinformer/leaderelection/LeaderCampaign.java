@@ -59,22 +59,25 @@ final class LeaderCampaign implements Disposable {
         if (stopped) {
             return;
         }
-        long start = now();
         // the holder renews on the record it wrote last; a candidate reads the current one first
-        Mono<Boolean> attempt = lock.heldByMe() ? lock.acquireOrRenew(start)
-                : lock.fetch().then(Mono.defer(() -> lock.acquirable() ? lock.acquireOrRenew(start) : Mono.just(false)));
+        Mono<Long> write = lock.acquireOrRenewNow();
+        Mono<Long> attempt = lock.heldByMe() ? write
+                : lock.fetch().then(Mono.defer(() -> lock.acquirable() ? write : Mono.just(-1L)));
         pending.update(attempt.timeout(timings.renewDeadline(), scheduler)
-                .subscribe(held -> worker.schedule(() -> attempted(start, held)),
+                .subscribe(sent -> worker.schedule(() -> attempted(sent)),
                         error -> worker.schedule(() -> failed(error))));
     }
 
-    private void attempted(long start, boolean held) {
+    /** @param sent when the successful write was sent (clock millis), or -1 when none succeeded */
+    private void attempted(long sent) {
         if (stopped) {
             return;
         }
         reportHolder();
         LeaseTerm current = term;
-        if (held) {
+        // a write answered only after its own deadline gives no term: others may take over any moment
+        if (sent >= 0 && sent + timings.renewDeadline().toMillis() > now()) {
+            long start = sent;
             if (current == null) {
                 current = new LeaseTerm(lock.name(), 0, scheduler, start + timings.renewDeadline().toMillis());
                 term = current;

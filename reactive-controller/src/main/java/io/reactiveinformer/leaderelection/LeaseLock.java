@@ -133,6 +133,18 @@ final class LeaseLock {
     }
 
     /**
+     * {@link #acquireOrRenew} at the moment of subscription: emits when the successful write was sent (clock
+     * millis), which is when the writer's renew deadline starts counting, or -1 after a Conflict. Measured
+     * at the write, not before a preceding read, since only the write can make others wait.
+     */
+    Mono<Long> acquireOrRenewNow() {
+        return Mono.defer(() -> {
+            long sent = now();
+            return acquireOrRenew(sent).map(ok -> ok ? sent : -1L);
+        });
+    }
+
+    /**
      * Gives the Lease up if this candidate holds it, as client-go does: no holder and a one-second lease, so
      * that a successor takes over at once. Completes also when someone else wrote it meanwhile.
      */

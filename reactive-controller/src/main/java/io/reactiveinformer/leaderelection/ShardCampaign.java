@@ -34,7 +34,8 @@ final class ShardCampaign implements Disposable {
 
     private static final Logger log = LoggerFactory.getLogger(ShardCampaign.class);
 
-    private record Written(int shard, boolean ok) {
+    /** {@code sent}: when the successful write was sent (clock millis), or -1. */
+    private record Written(int shard, long sent) {
     }
 
     private final ShardElector elector;
@@ -92,14 +93,13 @@ final class ShardCampaign implements Disposable {
         if (stopped) {
             return;
         }
-        long start = now();
         pending.update(store.list(elector.selector()).collectList()
                 .timeout(timings.renewDeadline(), scheduler)
-                .subscribe(leases -> worker.schedule(() -> listed(start, leases)),
+                .subscribe(leases -> worker.schedule(() -> listed(leases)),
                         error -> worker.schedule(() -> failed("listing", error))));
     }
 
-    private void listed(long start, List<V1Lease> leases) {
+    private void listed(List<V1Lease> leases) {
         if (stopped) {
             return;
         }
@@ -131,15 +131,15 @@ final class ShardCampaign implements Disposable {
         List<Integer> held = preference.stream().filter(i -> terms.get(i) != null).toList();
 
         List<Mono<Written>> writes = new ArrayList<>();
-        writes.add(member.acquireOrRenew(start).map(ok -> new Written(-1, ok)));
+        writes.add(member.acquireOrRenewNow().map(sent -> new Written(-1, sent)));
         for (int k = 0; k < held.size(); k++) {
             int shard = held.get(k);
             if (k < share) {
-                writes.add(write(shard, start));
+                writes.add(write(shard));
             } else {
                 lose(shard, "its fair share is " + share + " of " + shards.length + " shards with " + live
                         + " live replicas");
-                writes.add(shards[shard].release().thenReturn(new Written(shard, false)));
+                writes.add(shards[shard].release().thenReturn(new Written(shard, -1)));
             }
         }
         int wanted = share - Math.min(share, held.size());
@@ -148,27 +148,27 @@ final class ShardCampaign implements Disposable {
                 break;
             }
             if (terms.get(shard) == null && shards[shard].acquirable()) {
-                writes.add(write(shard, start));
+                writes.add(write(shard));
                 wanted--;
             }
         }
         pending.update(Flux.merge(writes)
                 .collectList()
                 .timeout(timings.renewDeadline(), scheduler)
-                .subscribe(results -> worker.schedule(() -> written(start, results)),
+                .subscribe(results -> worker.schedule(() -> written(results)),
                         error -> worker.schedule(() -> failed("writing", error))));
     }
 
-    private Mono<Written> write(int shard, long start) {
-        return shards[shard].acquireOrRenew(start)
-                .map(ok -> new Written(shard, ok))
+    private Mono<Written> write(int shard) {
+        return shards[shard].acquireOrRenewNow()
+                .map(sent -> new Written(shard, sent))
                 .onErrorResume(error -> {
                     log.warn("{}: writing {} failed: {}", elector.identity(), shards[shard].name(), error.toString());
-                    return Mono.just(new Written(shard, false));
+                    return Mono.just(new Written(shard, -1));
                 });
     }
 
-    private void written(long start, List<Written> results) {
+    private void written(List<Written> results) {
         if (stopped) {
             return;
         }
@@ -178,8 +178,9 @@ final class ShardCampaign implements Disposable {
                 continue;
             }
             LeaseTerm term = terms.get(i);
-            if (result.ok()) {
-                long deadline = start + timings.renewDeadline().toMillis();
+            long deadline = result.sent() + timings.renewDeadline().toMillis();
+            // a write answered only after its own deadline gives no term: others may take over any moment
+            if (result.sent() >= 0 && deadline > now()) {
                 if (term == null) {
                     term = new LeaseTerm(shards[i].name(), i, scheduler, deadline);
                     terms.set(i, term);

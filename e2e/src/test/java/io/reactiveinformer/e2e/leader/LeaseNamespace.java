@@ -49,13 +49,16 @@ final class LeaseNamespace implements AutoCloseable {
         admin.resource(V1Role.class).inNamespace(name).create(role).block(DEADLINE);
     }
 
+    /** Grants the restricted identity the Leases of the namespace; idempotent. */
     void grantLeases() {
         V1RoleBinding binding = new V1RoleBinding().apiVersion("rbac.authorization.k8s.io/v1").kind("RoleBinding")
                 .metadata(new V1ObjectMeta().name("leases"))
                 .roleRef(new V1RoleRef().apiGroup("rbac.authorization.k8s.io").kind("Role").name("leases"))
                 .subjects(List.of(new RbacV1Subject().apiGroup("rbac.authorization.k8s.io").kind("User")
                         .name(RESTRICTED_USER)));
-        admin.resource(V1RoleBinding.class).inNamespace(name).create(binding).block(DEADLINE);
+        admin.resource(V1RoleBinding.class).inNamespace(name).create(binding)
+                .onErrorResume(KubernetesApiException.Conflict.class, e -> Mono.empty())
+                .block(DEADLINE);
     }
 
     void revokeLeases() {
