@@ -1,11 +1,9 @@
-/** Rate-limited, delaying, priority work queues and controllers for Project Reactor. */
+/** Rate-limited, delaying and priority work queues for Project Reactor; no Kubernetes code. */
 module io.reactiveinformer.workqueue {
-    requires transitive io.reactiveinformer;
     requires transitive reactor.core;
     requires transitive org.reactivestreams;
     requires org.slf4j;
     requires static micrometer.core;
 
     exports io.reactiveinformer.workqueue;
-    exports io.reactiveinformer.controller;
 }

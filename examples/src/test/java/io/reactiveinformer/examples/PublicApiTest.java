@@ -43,6 +43,7 @@ class PublicApiTest {
     static List<Module> modules() {
         return List.of(new Module("reactive-informer", KubernetesClient.class),
                 new Module("reactive-workqueue", WorkQueue.class),
+                new Module("reactive-controller", io.reactiveinformer.controller.Controller.class),
                 new Module("reactive-informer-test-core", SimulatedApiServer.class),
                 new Module("reactive-informer-test", SimulatedApiServerExtension.class));
     }

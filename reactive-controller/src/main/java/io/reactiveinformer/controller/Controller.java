@@ -6,6 +6,10 @@ import io.reactiveinformer.informer.InformerSyncException;
 import io.reactiveinformer.informer.SharedIndexInformer;
 import io.reactiveinformer.informer.SharedInformerFactory;
 import io.reactiveinformer.informer.SubscriberOptions;
+import io.reactiveinformer.leaderelection.LeaderElector;
+import io.reactiveinformer.leaderelection.LeaseTerm;
+import io.reactiveinformer.leaderelection.LeadershipEvent;
+import io.reactiveinformer.leaderelection.ShardElector;
 import io.reactiveinformer.workqueue.Outcome;
 import io.reactiveinformer.workqueue.Priority;
 import io.reactiveinformer.workqueue.RateLimiter;
@@ -16,10 +20,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.ToIntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
 import reactor.core.Disposables;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
@@ -57,6 +64,20 @@ import reactor.util.retry.Retry;
  * collapse, and nothing else buffers them. Timers (delayed requeues, rate limits, sync retries) run on
  * the scheduler, which is also the clock: pass a {@code VirtualTimeScheduler} in tests.
  *
+ * <h2>Several replicas</h2>
+ * A controller deployed as several replicas must not reconcile one object in two replicas at once. With
+ * {@link Builder#leaderElection} only the replica that leads reconciles; with {@link Builder#sharding} each
+ * replica reconciles the requests of the shards it holds ({@link ShardElector#shardOf} of
+ * {@link Request#key()}). Either way a request starts only while its {@link LeaseTerm} is held (checked
+ * right before the reconciler is called), reconciles in flight are cancelled the moment the term ends,
+ * which is before another replica may take over, and a request of a Lease not held is dropped: the
+ * replica that holds it reconciles it. Each time a Lease is acquired, every primary object of it in the
+ * cache is queued (at {@link Priority#LOW}), so nothing the previous holder left pending (such as a
+ * {@link Result#requeueAfter}) is lost; a request for a deleted object that was pending at the previous
+ * holder is lost with it, so do cleanup with finalizers, as usual. Informers are not sharded: every
+ * replica caches every object. Stopping the controller stops its election after its reconciles, and
+ * the election releases its Leases.
+ *
  * <h2>Lifecycle</h2>
  * {@link #start()} registers the controller's handlers and starts the informers not started yet (a
  * controller built from a {@link SharedInformerFactory} starts the factory). Stopping the controller
@@ -81,11 +102,17 @@ public final class Controller {
     private final Reconciler reconciler;
     private final int maxConcurrentReconciles;
     private final Scheduler scheduler;
+    /** The leader's or the shards' events; null without election. */
+    private final Flux<LeadershipEvent> election;
+    private final ToIntFunction<Request> shardOf;
+    /** The terms held, by shard (one for a leader election); null without election. */
+    private final AtomicReferenceArray<LeaseTerm> terms;
 
     private final Sinks.Empty<Void> synced = Sinks.empty();
     private final Sinks.Empty<Void> terminated = Sinks.empty();
     private final Disposable.Composite watching = Disposables.composite();
     private final Disposable.Swap workers = Disposables.swap();
+    private final Disposable.Swap electing = Disposables.swap();
     private final Disposable lifecycle = new Lifecycle();
 
     // Guarded by this.
@@ -99,6 +126,20 @@ public final class Controller {
         this.reconciler = builder.reconciler;
         this.maxConcurrentReconciles = builder.maxConcurrentReconciles;
         this.scheduler = builder.scheduler;
+        if (builder.leaderElector != null) {
+            this.election = builder.leaderElector.run();
+            this.shardOf = request -> 0;
+            this.terms = new AtomicReferenceArray<>(1);
+        } else if (builder.shardElector != null) {
+            ShardElector shards = builder.shardElector;
+            this.election = shards.run();
+            this.shardOf = request -> shards.shardOf(request.key());
+            this.terms = new AtomicReferenceArray<>(shards.shards());
+        } else {
+            this.election = null;
+            this.shardOf = null;
+            this.terms = null;
+        }
         this.queue = WorkQueue.<Request>builder()
                 .name(name)
                 .scheduler(builder.scheduler)
@@ -145,6 +186,10 @@ public final class Controller {
         List<Mono<Void>> syncs = new ArrayList<>(sources.size());
         for (Source<?> source : sources) {
             syncs.add(watch(source));
+        }
+        if (election != null) {
+            electing.update(election.subscribe(this::leadership,
+                    e -> log.error("{}: the election failed; nothing is reconciled any more", name, e)));
         }
         if (factory != null) {
             factory.start();
@@ -203,10 +248,41 @@ public final class Controller {
                 }, this::terminate));
     }
 
+    private void leadership(LeadershipEvent event) {
+        if (event instanceof LeadershipEvent.Acquired acquired) {
+            LeaseTerm term = acquired.term();
+            terms.set(term.shard(), term);
+            int queued = 0;
+            for (String key : sources.get(0).informer.indexer().listKeys()) {
+                Request request = Request.parse(key);
+                if (shardOf.applyAsInt(request) == term.shard()) {
+                    queue.add(request, Priority.LOW);
+                    queued++;
+                }
+            }
+            log.debug("{}: acquired {}, queued its {} cached objects", name, term.leaseName(), queued);
+        } else if (event instanceof LeadershipEvent.Lost lost) {
+            terms.compareAndSet(lost.term().shard(), lost.term(), null);
+            log.debug("{}: lost {}", name, lost.term().leaseName());
+        }
+    }
+
     private Mono<Outcome> reconcile(Request request) {
-        return Mono.defer(() -> reconciler.reconcile(request))
+        if (terms == null) {
+            return Mono.defer(() -> reconciler.reconcile(request))
+                    .subscribeOn(scheduler)
+                    .map(Controller::outcomeOf);
+        }
+        LeaseTerm term = terms.get(shardOf.applyAsInt(request));
+        if (term == null) {
+            return Mono.just(Outcome.forget());
+        }
+        // checked again right before the call, on the worker: the term may end in between
+        return Mono.defer(() -> term.isHeld() ? reconciler.reconcile(request) : Mono.<Result>empty())
                 .subscribeOn(scheduler)
-                .map(Controller::outcomeOf);
+                .takeUntilOther(term.ended())
+                .map(Controller::outcomeOf)
+                .defaultIfEmpty(Outcome.forget());
     }
 
     private static Outcome outcomeOf(Result result) {
@@ -265,6 +341,7 @@ public final class Controller {
         }
         watching.dispose();
         workers.dispose();
+        electing.dispose();
         queue.shutDown();
         synced.tryEmitError(new CancellationException(name + ": stopped before its informers synced"));
         terminated.tryEmitEmpty();
@@ -276,6 +353,7 @@ public final class Controller {
         synchronized (this) {
             state = State.STOPPED;
         }
+        electing.dispose();
         terminated.tryEmitEmpty();
         log.debug("{}: shut down", name);
     }
@@ -319,6 +397,8 @@ public final class Controller {
         private Scheduler scheduler = Schedulers.parallel();
         private WorkQueueMetrics.Provider metrics = WorkQueueMetrics.Provider.noop();
         private Reconciler reconciler;
+        private LeaderElector leaderElector;
+        private ShardElector shardElector;
 
         private Builder(SharedIndexInformer<T> primary, SharedInformerFactory factory) {
             this.primary = primary;
@@ -403,6 +483,25 @@ public final class Controller {
             return this;
         }
 
+        /**
+         * Reconciles only while {@code elector} leads (see the class documentation); the controller runs
+         * the election from {@link #start()} on and stops it when it stops. Not with {@link #sharding}.
+         */
+        public Builder<T> leaderElection(LeaderElector elector) {
+            this.leaderElector = Objects.requireNonNull(elector, "elector");
+            return this;
+        }
+
+        /**
+         * Reconciles only the requests of the shards {@code elector} holds (see the class documentation); the
+         * controller runs the election from {@link #start()} on and stops it when it stops. Not with
+         * {@link #leaderElection}.
+         */
+        public Builder<T> sharding(ShardElector elector) {
+            this.shardElector = Objects.requireNonNull(elector, "elector");
+            return this;
+        }
+
         /** What reconciles a request. Required. */
         public Builder<T> reconciler(Reconciler reconciler) {
             this.reconciler = Objects.requireNonNull(reconciler, "reconciler");
@@ -412,6 +511,9 @@ public final class Controller {
         public Controller build() {
             if (reconciler == null) {
                 throw new IllegalStateException("a controller needs a reconciler(...)");
+            }
+            if (leaderElector != null && shardElector != null) {
+                throw new IllegalStateException("a controller is either leader-elected or sharded, not both");
             }
             List<Source<?>> sources = new ArrayList<>(secondaries.size() + 1);
             EventPredicate<T> predicate = allOf(List.<EventPredicate<? super T>>copyOf(predicates));
