@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A real etcd + kube-apiserver on 127.0.0.1 for the end-to-end tests.
 #
-#   testenv.sh start [DIR]            build the binaries if missing, generate certs, start etcd and
+#   testenv.sh start [DIR]            build the binaries if missing, generate certs and a token, start etcd and
 #                                     kube-apiserver, wait for /readyz; prints DIR (state, logs,
 #                                     DIR/kubeconfig, DIR/testenv.properties) as the last stdout line
 #   testenv.sh stop DIR               stop both and delete etcd's data (idempotent); logs stay
@@ -148,6 +148,7 @@ start_apiserver() { # start_apiserver DIR
     --tls-cert-file="$pki/apiserver.crt" \
     --tls-private-key-file="$pki/apiserver.key" \
     --client-ca-file="$pki/ca.crt" \
+    --token-auth-file="$pki/tokens.csv" \
     --authorization-mode=RBAC \
     --service-account-issuer=https://kubernetes.default.svc.cluster.local \
     --service-account-key-file="$pki/sa.pub" \
@@ -191,6 +192,11 @@ extendedKeyUsage=clientAuth"
   cert "$pki" admin "/O=system:masters/CN=testenv-admin" "$client"
   # Authenticated (so system:authenticated) but bound to nothing beyond discovery: the 403 identity.
   cert "$pki" restricted "/O=reactive-informer:restricted/CN=testenv-restricted" "$client"
+  # A bearer-token identity (static token file), also in system:masters: for token, token-file and exec
+  # plugin tests. A fresh random token per environment.
+  openssl rand -hex 32 >"$pki/token"
+  printf '%s,testenv-token,testenv-token,"system:masters"\n' "$(cat "$pki/token")" >"$pki/tokens.csv"
+  chmod 600 "$pki/token" "$pki/tokens.csv"
   openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$pki/sa.key" 2>/dev/null
   openssl pkey -in "$pki/sa.key" -pubout -out "$pki/sa.pub" 2>/dev/null
 }
@@ -215,6 +221,9 @@ users:
   user:
     client-certificate-data: $(b64 "$pki/restricted.crt")
     client-key-data: $(b64 "$pki/restricted.key")
+- name: token
+  user:
+    token: $(cat "$pki/token")
 contexts:
 - name: admin
   context:
@@ -224,6 +233,10 @@ contexts:
   context:
     cluster: testenv
     user: restricted
+- name: token
+  context:
+    cluster: testenv
+    user: token
 current-context: admin
 EOF
 }
@@ -318,6 +331,7 @@ adminCert=$dir/pki/admin.crt
 adminKey=$dir/pki/admin.key
 restrictedCert=$dir/pki/restricted.crt
 restrictedKey=$dir/pki/restricted.key
+tokenFile=$dir/pki/token
 kubernetesVersion=$(testenv_module_version k8s.io/kubernetes)
 etcdVersion=$(testenv_module_version go.etcd.io/etcd/server/v3)
 EOF
