@@ -31,6 +31,7 @@ public final class SharedInformerFactory {
     private final ListerWatcherSource source;
     private final Scheduler scheduler;
     private final Scheduler deliveryScheduler;
+    private final Scheduler blockingScheduler;
     private final Duration defaultResyncPeriod;
     private final ReflectorOptions reflectorOptions;
     private final int syncFailureThreshold;
@@ -44,6 +45,7 @@ public final class SharedInformerFactory {
         this.source = builder.source;
         this.scheduler = builder.scheduler;
         this.deliveryScheduler = builder.deliveryScheduler != null ? builder.deliveryScheduler : builder.scheduler;
+        this.blockingScheduler = builder.blockingScheduler;
         this.defaultResyncPeriod = builder.defaultResyncPeriod;
         this.reflectorOptions = builder.reflectorOptions;
         this.syncFailureThreshold = builder.syncFailureThreshold;
@@ -105,6 +107,7 @@ public final class SharedInformerFactory {
                     .reflectorOptions(reflectorOptions)
                     .scheduler(scheduler)
                     .deliveryScheduler(deliveryScheduler)
+                    .blockingScheduler(blockingScheduler)
                     .resyncPeriod(defaultResyncPeriod)
                     .syncFailureThreshold(syncFailureThreshold)
                     .metrics(metrics)
@@ -178,6 +181,7 @@ public final class SharedInformerFactory {
         private final ListerWatcherSource source;
         private Scheduler scheduler = Schedulers.parallel();
         private Scheduler deliveryScheduler;
+        private Scheduler blockingScheduler = Schedulers.boundedElastic();
         private Duration defaultResyncPeriod = Duration.ZERO;
         private ReflectorOptions reflectorOptions = ReflectorOptions.defaults();
         private int syncFailureThreshold = 3;
@@ -196,6 +200,12 @@ public final class SharedInformerFactory {
         /** See {@link SharedIndexInformer.Builder#deliveryScheduler}. */
         public Builder deliveryScheduler(Scheduler deliveryScheduler) {
             this.deliveryScheduler = Objects.requireNonNull(deliveryScheduler, "deliveryScheduler");
+            return this;
+        }
+
+        /** See {@link SharedIndexInformer.Builder#blockingScheduler}. */
+        public Builder blockingScheduler(Scheduler blockingScheduler) {
+            this.blockingScheduler = Objects.requireNonNull(blockingScheduler, "blockingScheduler");
             return this;
         }
 
