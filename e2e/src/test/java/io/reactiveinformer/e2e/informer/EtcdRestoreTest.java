@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import reactor.core.Disposables;
 import reactor.core.publisher.Flux;
@@ -103,7 +104,7 @@ class EtcdRestoreTest {
     }
 
     private static void assertConverged(ResourceClient<V1ConfigMap> maps,
-                                        java.util.function.Supplier<List<V1ConfigMap>> view) {
+                                        Supplier<List<V1ConfigMap>> view) {
         ListerWatcher<V1ConfigMap> source = new RetryingReads<>(maps.withLabelSelector(LABEL));
         StepVerifier.create(Convergence.cacheMatchesList(view, source, DEADLINE, Duration.ofMillis(200),
                         Schedulers.parallel()))
