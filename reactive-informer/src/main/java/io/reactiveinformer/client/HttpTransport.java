@@ -26,6 +26,9 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BiFunction;
+import javax.net.ssl.SSLHandshakeException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.netty.ByteBufFlux;
@@ -47,6 +50,7 @@ import reactor.netty.resources.ConnectionProvider;
 final class HttpTransport {
 
     /** Enough for hundreds of concurrent watches, each holding an HTTP/1.1 connection. */
+    private static final Logger log = LoggerFactory.getLogger(HttpTransport.class);
     private static final int MAX_CONNECTIONS = 1024;
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
     private static final int MAX_ERROR_BODY = 64 * 1024;
@@ -84,6 +88,8 @@ final class HttpTransport {
 
     private SslContextBuilder configureTls(SslContextBuilder builder) {
         if (config.insecureSkipTlsVerify()) {
+            log.warn("TLS verification of {} is off (insecure-skip-tls-verify): anyone between this client and the "
+                    + "server can impersonate it and read the credentials sent", config.server());
             builder.trustManager(InsecureTrustManagerFactory.INSTANCE);
         } else if (!config.caCertificates().isEmpty()) {
             builder.trustManager(config.caCertificates());
@@ -206,6 +212,12 @@ final class HttpTransport {
     }
 
     private static String describe(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SSLHandshakeException handshake) {
+                return "TLS handshake failed, the server's certificate is not trusted or the connection was refused ("
+                        + handshake.getMessage() + "); check certificate-authority(-data) in the kubeconfig";
+            }
+        }
         String message = e.getMessage();
         return e.getClass().getSimpleName() + (message == null ? "" : ": " + message);
     }
