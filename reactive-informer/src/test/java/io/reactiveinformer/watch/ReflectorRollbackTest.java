@@ -13,8 +13,8 @@ import static io.reactiveinformer.watch.Fixtures.reflector;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1ConfigMap;
-import io.reactiveinformer.client.ListOptions;
-import io.reactiveinformer.client.TransportException;
+import io.reactiveinformer.api.ListOptions;
+import io.reactiveinformer.api.TransportException;
 import io.reactiveinformer.watch.ReflectorEvent.Listed;
 import java.time.Duration;
 import java.util.List;

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import io.reactiveinformer.client.KubernetesApiException;
+import io.reactiveinformer.api.KubernetesApiException;
+import io.reactiveinformer.api.ListOptions;
+import io.reactiveinformer.api.PatchType;
 import io.reactiveinformer.client.KubernetesClient;
-import io.reactiveinformer.client.ListOptions;
-import io.reactiveinformer.client.PatchType;
 import io.reactiveinformer.client.ResourceClient;
 import io.reactiveinformer.config.ClientConfig;
 import io.reactiveinformer.informer.InformerSpec;
@@ -59,10 +59,10 @@ class EtcdRestoreTest {
 
             InformerSpec<V1ConfigMap> spec = InformerSpec.of(V1ConfigMap.class).inNamespace(namespace)
                     .withLabelSelector(LABEL);
-            SharedIndexInformer<V1ConfigMap> informer = SharedIndexInformer.builder(spec, maps).reflectorOptions(OPTIONS)
+            SharedIndexInformer<V1ConfigMap> informer = SharedIndexInformer.builder(spec, ListerWatcher.of(maps)).reflectorOptions(OPTIONS)
                     .build();
             // what client-go does: no probe
-            SharedIndexInformer<V1ConfigMap> unprobed = SharedIndexInformer.builder(spec, maps)
+            SharedIndexInformer<V1ConfigMap> unprobed = SharedIndexInformer.builder(spec, ListerWatcher.of(maps))
                     .reflectorOptions(OPTIONS.withRollbackProbeDelay(null)).build();
             NotificationLog<V1ConfigMap> subscriber = new NotificationLog<>();
             var running = Disposables.composite(informer.notifications(SubscriberOptions.defaults()).subscribe(subscriber),
@@ -85,7 +85,7 @@ class EtcdRestoreTest {
                 assertConverged(maps, subscriber::view);
                 assertThat(informer.indexer().list()).hasSize(20);
                 List<String> listed = new ArrayList<>(Convergence.versions(
-                        new RetryingReads<>(maps.withLabelSelector(LABEL)).list(ListOptions.none()).block(DEADLINE)
+                        new RetryingReads<>(ListerWatcher.of(maps.withLabelSelector(LABEL))).list(ListOptions.none()).block(DEADLINE)
                                 .items()).keySet());
                 assertThat(subscriber.missedDeletions(listed)).isEmpty();
                 assertThat(unprobed.indexer().getByKey(namespace + "/cm-100"))
@@ -105,7 +105,7 @@ class EtcdRestoreTest {
 
     private static void assertConverged(ResourceClient<V1ConfigMap> maps,
                                         Supplier<List<V1ConfigMap>> view) {
-        ListerWatcher<V1ConfigMap> source = new RetryingReads<>(maps.withLabelSelector(LABEL));
+        ListerWatcher<V1ConfigMap> source = new RetryingReads<>(ListerWatcher.of(maps.withLabelSelector(LABEL)));
         StepVerifier.create(Convergence.cacheMatchesList(view, source, DEADLINE, Duration.ofMillis(200),
                         Schedulers.parallel()))
                 .expectComplete().verify(DEADLINE.plusSeconds(5));
