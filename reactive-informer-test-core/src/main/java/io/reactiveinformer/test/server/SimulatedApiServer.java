@@ -326,13 +326,13 @@ public final class SimulatedApiServer implements AutoCloseable {
                 q.get("resourceVersion"), q.get("resourceVersionMatch"), timeout,
                 "true".equals(q.get("allowWatchBookmarks")), "true".equals(q.get("sendInitialEvents")));
         if (fault instanceof Fault.ExpiredWatch) {
-            long oldest = state.oldestResourceVersion();
+            long oldest = state.oldestResourceVersion(t.type());
             ApiError gone = ApiError.tooOld(oldest - 1 < 0 ? 0 : oldest - 1, oldest + 1);
             return new Reply(200, Flux.just(state.json().encodeWatchEvent("ERROR", state.statusTree(gone))), true, -1);
         }
         Flux<StreamEvent> events = state.watch(t.type(), t.namespace(), options);
-        Flux<byte[]> lines = events.map(e -> state.json().encodeWatchEvent(e.type(),
-                e.type().equals("ERROR") ? e.object() : as.object(e.object())));
+        Flux<byte[]> lines = events.map(e -> state.json().encodeWatchEvent(e.type().name(),
+                e.type() == EventType.ERROR ? e.object() : as.object(e.object())));
         if (fault instanceof Fault.Insert insert) {
             lines = insertAfter(lines, insert.afterEvents(), insert.bytes());
         } else if (fault instanceof Fault.ObjectWithoutMetadata bad) {

@@ -302,9 +302,33 @@ class SimulatedApiServerTest {
         for (int i = 0; i < 60; i++) {
             server.state().create(map("shop", "m" + i, null));
         }
-        assertThat(server.state().oldestResourceVersion()).isEqualTo(11);
+        assertThat(server.state().oldestResourceVersion(ResourceType.of(V1ConfigMap.class))).isEqualTo(11);
         StepVerifier.create(maps.watch(WatchOptions.from("10"))).expectError(KubernetesApiException.Gone.class).verify(T);
         StepVerifier.create(maps.watch(WatchOptions.from("11")).take(50)).expectNextCount(50).verifyComplete();
+    }
+
+    @Test
+    void eachResourceHasItsOwnHistorySoChurnElsewhereNeverExpiresAQuietWatch() {
+        V1ConfigMap quiet = maps.create(map("shop", "quiet", null)).block(T);
+        ResourceType<V1Pod> pods = ResourceType.of(V1Pod.class);
+        for (int i = 0; i < 200; i++) {
+            server.state().create(new V1Pod().metadata(new V1ObjectMeta().namespace("shop").name("p" + i)));
+        }
+        maps.create(map("shop", "after", null)).block(T);
+
+        assertThat(server.state().oldestResourceVersion(ResourceType.of(V1ConfigMap.class))).isEqualTo(1);
+        assertThat(server.state().oldestResourceVersion(pods)).isEqualTo(152);
+        StepVerifier.create(maps.watch(WatchOptions.from(quiet.getMetadata().getResourceVersion())))
+                .assertNext(e -> assertThat(describe(e)).isEqualTo("ADDED after"))
+                .thenCancel()
+                .verify(T);
+        StepVerifier.create(client.resource(pods).inNamespace("shop").watch(WatchOptions.from("151")))
+                .expectError(KubernetesApiException.Gone.class)
+                .verify(T);
+    }
+
+    private static String describe(WatchEvent<? extends io.kubernetes.client.common.KubernetesObject> e) {
+        return e.type() + " " + e.object().getMetadata().getName();
     }
 
     @Test
