@@ -1,5 +1,6 @@
 package io.reactiveinformer.test.server;
 
+import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Deployment;
 import io.kubernetes.client.openapi.models.V1Lease;
@@ -104,6 +105,7 @@ public final class ClusterState {
                 resources.put(ResourceType.of(model), model != V1ConfigMap.class && model != V1Secret.class
                         && model != V1Lease.class);
             }
+            resources.put(ResourceType.namespaced("", "v1", "events", "Event", CoreV1Event.class), false);
         }
 
         /** Adds a resource with a {@code status} subresource (as CRDs declaring one, and most built-in kinds). */
@@ -427,13 +429,13 @@ public final class ClusterState {
         ObjectNode previous = kind.objects.get(key);
         if (deletion.removed()) {
             Mutation m = new Mutation(kind, EventType.DELETED, key, previous.deepCopy(), previous);
-            return new Deletion(write(m, dryRun), true);
+            return new Deletion(write(m, dryRun), true, previous);
         }
         if (deletion.object() == previous) {
             return deletion;
         }
         return new Deletion(write(new Mutation(kind, EventType.MODIFIED, key, deletion.object(), previous), dryRun),
-                false);
+                false, previous);
     }
 
     /** GET. */

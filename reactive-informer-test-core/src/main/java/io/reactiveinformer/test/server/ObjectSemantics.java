@@ -100,6 +100,7 @@ final class ObjectSemantics {
             meta.remove("generation");
         }
         meta.remove(List.of("deletionTimestamp", "deletionGracePeriodSeconds"));
+        Defaults.apply(type, obj);
         return new Mutation(kind, EventType.ADDED, key, obj, null);
     }
 
@@ -144,6 +145,7 @@ final class ObjectSemantics {
         }
         next.put("apiVersion", type.apiVersion());
         next.put("kind", type.kind());
+        Defaults.apply(type, next);
         metadata(next).put("resourceVersion", old.path("metadata").path("resourceVersion").asString());
         if (next.equals(old)) {
             return Mutation.none(kind, key, old);
@@ -182,7 +184,7 @@ final class ObjectSemantics {
             if (period > 0) {
                 Long requested = options.gracePeriodSeconds();
                 if (requested == null || requested >= period) {
-                    return new Deletion(old, false);
+                    return new Deletion(old, false, old);
                 }
                 Instant at = Instant.parse(oldMeta.path("deletionTimestamp").asString()).minusSeconds(period)
                         .plusSeconds(requested);
@@ -222,11 +224,11 @@ final class ObjectSemantics {
                 markAsDeleting(meta);
             }
             if (next.equals(old)) {
-                return new Deletion(old, false);
+                return new Deletion(old, false, old);
             }
-            return new Deletion(next, false);
+            return new Deletion(next, false, old);
         }
-        return new Deletion(old, true);
+        return new Deletion(old, true, old);
     }
 
     /** The objects of {@code kind} in {@code namespace} matching the selectors, in key order. */
