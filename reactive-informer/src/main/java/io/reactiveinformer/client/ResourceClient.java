@@ -268,7 +268,7 @@ public final class ResourceClient<T extends KubernetesObject> implements ListerW
      * A failed precondition fails with a {@link KubernetesApiException.Conflict}.
      */
     public Mono<Void> delete(String name, DeleteOptions options) {
-        return deleteRequest(write(objectPath(namespaceForName(), name, null)), options);
+        return deleteRequest(objectPath(namespaceForName(), name, null), options);
     }
 
     /**
@@ -278,16 +278,17 @@ public final class ResourceClient<T extends KubernetesObject> implements ListerW
     public Mono<Void> deleteCollection(DeleteOptions options) {
         QueryStringEncoder query = new QueryStringEncoder(collectionPath(namespace));
         addSelectors(query, null, null);
-        return deleteRequest(write(query.toString()), options);
+        return deleteRequest(query.toString(), options);
     }
 
+    /** With a body, the server ignores a DELETE's query parameters: everything, dryRun included, goes in the body. */
     private Mono<Void> deleteRequest(String path, DeleteOptions options) {
-        byte[] body = transport.json().encode(deleteOptionsBody(options));
+        byte[] body = transport.json().encode(deleteOptionsBody(options, dryRun));
         return transport.exchangeOne(HttpMethod.DELETE, path, body, "application/json", accept(ACCEPT_METADATA), timeout,
                 (response, content) -> content.then().flux()).then();
     }
 
-    private static java.util.Map<String, Object> deleteOptionsBody(DeleteOptions options) {
+    private static java.util.Map<String, Object> deleteOptionsBody(DeleteOptions options, boolean dryRun) {
         java.util.Map<String, Object> body = new java.util.LinkedHashMap<>();
         body.put("kind", "DeleteOptions");
         body.put("apiVersion", "v1");
@@ -306,6 +307,9 @@ public final class ResourceClient<T extends KubernetesObject> implements ListerW
         }
         if (options.gracePeriodSeconds() != null) {
             body.put("gracePeriodSeconds", options.gracePeriodSeconds());
+        }
+        if (dryRun) {
+            body.put("dryRun", java.util.List.of("All"));
         }
         return body;
     }

@@ -292,7 +292,7 @@ public final class SimulatedApiServer implements AutoCloseable {
         String method = info.method();
         String accept = req.requestHeaders().get(HttpHeaderNames.ACCEPT);
         String contentType = req.requestHeaders().get(HttpHeaderNames.CONTENT_TYPE);
-        boolean dryRun = dryRun(info.query().get("dryRun"));
+        boolean dryRun = !method.equals("DELETE") && dryRun(info.query().get("dryRun"));
         if (t.name() == null) {
             if (method.equals("GET")) {
                 return info.isWatch()
@@ -303,7 +303,7 @@ public final class SimulatedApiServer implements AutoCloseable {
             return switch (method) {
                 case "POST" -> object(201, as, state.create(t.type(), t.namespace(), objectBody(body, contentType),
                         dryRun));
-                case "DELETE" -> deleteCollection(t, info.query(), body, contentType, dryRun, as);
+                case "DELETE" -> deleteCollection(t, info.query(), deleteRequest(info.query(), body, contentType), as);
                 default -> throw methodNotAllowed();
             };
         }
@@ -322,9 +322,9 @@ public final class SimulatedApiServer implements AutoCloseable {
                 yield object(200, as, state.patch(t.type(), t.namespace(), t.name(), type, patch, status, dryRun));
             }
             case "DELETE" -> {
-                DeleteOptions options = deleteOptions(info.query(), body, contentType);
-                Deletion deletion = state.delete(t.type(), t.namespace(), t.name(), options,
-                        dryRun || deleteDryRun(body, contentType));
+                DeleteRequest request = deleteRequest(info.query(), body, contentType);
+                Deletion deletion = state.delete(t.type(), t.namespace(), t.name(), request.options(),
+                        request.dryRun());
                 yield deletion.removed() && !ObjectSemantics.returnsDeletedObject(t.type())
                         ? Reply.of(200, state.json().encode(deletedStatus(t.type(), deletion.object())))
                         : object(200, as, deletion.object());
@@ -388,12 +388,11 @@ public final class SimulatedApiServer implements AutoCloseable {
                 .details(details);
     }
 
-    private Reply deleteCollection(Target t, Map<String, String> q, byte[] body, String contentType, boolean dryRun,
-                                   Representation as) {
+    private Reply deleteCollection(Target t, Map<String, String> q, DeleteRequest request, Representation as) {
         ListOptions selectors = ListOptions.none().withSelectors(q.get("labelSelector"), q.get("fieldSelector"));
         long at = state.resourceVersion();
-        List<Deletion> deleted = state.deleteCollection(t.type(), t.namespace(), selectors,
-                deleteOptions(q, body, contentType), dryRun || deleteDryRun(body, contentType));
+        List<Deletion> deleted = state.deleteCollection(t.type(), t.namespace(), selectors, request.options(),
+                request.dryRun());
         V1ListMeta meta = new V1ListMeta().resourceVersion(Long.toString(at));
         // the real server answers with the items as it listed them, before it deleted each
         List<JsonNode> items = deleted.stream().map(d -> as.object(d.listed())).toList();
@@ -416,38 +415,42 @@ public final class SimulatedApiServer implements AutoCloseable {
                 null, null);
     }
 
-    /** The options of a DELETE: its {@code DeleteOptions} body, with query parameters taking precedence. */
-    private DeleteOptions deleteOptions(Map<String, String> q, byte[] body, String contentType) {
-        JsonNode options = body.length == 0 ? json(new byte[] {'{', '}'}) : objectBody(body, contentType);
-        JsonNode pre = options.path("preconditions");
-        String propagation = q.getOrDefault("propagationPolicy", options.path("propagationPolicy").asString(null));
-        String grace = q.get("gracePeriodSeconds");
-        Long period = grace != null ? Long.valueOf(parseInt("gracePeriodSeconds", grace))
-                : options.path("gracePeriodSeconds").canConvertToLong() ? options.path("gracePeriodSeconds").asLong()
-                : null;
-        DeleteOptions.Propagation policy = null;
-        if (propagation != null) {
-            try {
-                policy = DeleteOptions.Propagation.fromWireName(propagation);
-            } catch (IllegalArgumentException e) {
-                throw new ApiError(422, "Invalid", "DeleteOptions.meta.k8s.io \"\" is invalid: propagationPolicy: "
-                        + "Unsupported value: \"" + propagation + "\": supported values: \"Foreground\", "
-                        + "\"Background\", \"Orphan\", \"nil\"", null, null);
-            }
+    /**
+     * The options of a DELETE: its {@code DeleteOptions} body or, only when it has none, its query
+     * parameters (the real server ignores the query of a DELETE with a body, {@code dryRun} included).
+     */
+    private DeleteRequest deleteRequest(Map<String, String> q, byte[] body, String contentType) {
+        if (body.length == 0) {
+            String grace = q.get("gracePeriodSeconds");
+            return new DeleteRequest(new DeleteOptions(null, null, propagation(q.get("propagationPolicy")),
+                    grace == null ? null : Long.valueOf(parseInt("gracePeriodSeconds", grace))), dryRun(q.get("dryRun")));
         }
-        return new DeleteOptions(pre.path("uid").asString(null), pre.path("resourceVersion").asString(null), policy,
-                period);
+        JsonNode options = objectBody(body, contentType);
+        JsonNode pre = options.path("preconditions");
+        JsonNode grace = options.path("gracePeriodSeconds");
+        boolean dryRun = false;
+        for (JsonNode value : options.path("dryRun")) {
+            dryRun |= dryRun(value.asString());
+        }
+        return new DeleteRequest(new DeleteOptions(pre.path("uid").asString(null),
+                pre.path("resourceVersion").asString(null), propagation(options.path("propagationPolicy").asString(null)),
+                grace.canConvertToLong() ? grace.asLong() : null), dryRun);
     }
 
-    private boolean deleteDryRun(byte[] body, String contentType) {
-        if (body.length == 0) {
-            return false;
+    private record DeleteRequest(DeleteOptions options, boolean dryRun) {
+    }
+
+    private static DeleteOptions.Propagation propagation(String value) {
+        if (value == null) {
+            return null;
         }
-        JsonNode values = objectBody(body, contentType).path("dryRun");
-        for (JsonNode value : values) {
-            dryRun(value.asString());
+        try {
+            return DeleteOptions.Propagation.fromWireName(value);
+        } catch (IllegalArgumentException e) {
+            throw new ApiError(422, "Invalid", "DeleteOptions.meta.k8s.io \"\" is invalid: propagationPolicy: "
+                    + "Unsupported value: \"" + value + "\": supported values: \"Foreground\", \"Background\", "
+                    + "\"Orphan\", \"nil\"", null, null);
         }
-        return !values.isEmpty();
     }
 
     private Reply object(int code, Representation as, ObjectNode object) {
