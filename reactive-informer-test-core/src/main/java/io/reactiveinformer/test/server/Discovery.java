@@ -85,7 +85,14 @@ final class Discovery {
     /** {@code /apis/<group>}, or empty when no resource is in it. */
     static ObjectNode group(List<ResourceType<?>> resources, String group) {
         List<String> versions = groups(resources).get(group);
-        return versions == null ? null : group(group, versions);
+        if (versions == null) {
+            return null;
+        }
+        ObjectNode doc = NODES.objectNode();
+        doc.put("kind", "APIGroup");
+        doc.put("apiVersion", "v1");
+        doc.setAll(group(group, versions));
+        return doc;
     }
 
     /** {@code /api/v1} or {@code /apis/<group>/<version>}, or {@code null} when nothing is served there. */
@@ -108,7 +115,8 @@ final class Discovery {
             r.put("namespaced", type.namespaced());
             r.put("kind", type.kind());
             ArrayNode verbs = r.putArray("verbs");
-            VERBS.forEach(verbs::add);
+            VERBS.stream().filter(verb -> !verb.equals("deletecollection") || ObjectSemantics.allowsDeleteCollection(type))
+                    .forEach(verbs::add);
             List<String> shortNames = ObjectSemantics.isBuiltIn(type)
                     ? SHORT_NAMES.get(type.group() + "/" + type.plural()) : null;
             if (shortNames != null) {

@@ -59,6 +59,11 @@ final class ObjectSemantics {
         return isBuiltIn(type) && RETURNS_DELETED_OBJECT.contains(type.group() + "/" + type.plural());
     }
 
+    /** Namespaces alone refuse a DELETE of their collection. */
+    static boolean allowsDeleteCollection(ResourceType<?> type) {
+        return !(type.group().isEmpty() && type.plural().equals("namespaces"));
+    }
+
     /** Groups served by kube-apiserver itself; anything else is a custom resource here. */
     static boolean isBuiltIn(ResourceType<?> type) {
         String g = type.group();

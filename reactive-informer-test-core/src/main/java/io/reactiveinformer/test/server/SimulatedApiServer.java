@@ -303,7 +303,8 @@ public final class SimulatedApiServer implements AutoCloseable {
             return switch (method) {
                 case "POST" -> object(201, as, state.create(t.type(), t.namespace(), objectBody(body, contentType),
                         dryRun));
-                case "DELETE" -> deleteCollection(t, info.query(), deleteRequest(info.query(), body, contentType), as);
+                case "DELETE" -> !ObjectSemantics.allowsDeleteCollection(t.type()) ? throwing(methodNotAllowed())
+                        : deleteCollection(t, info.query(), deleteRequest(info.query(), body, contentType), as);
                 default -> throw methodNotAllowed();
             };
         }
@@ -550,6 +551,10 @@ public final class SimulatedApiServer implements AutoCloseable {
     private static ApiError unsupportedMediaType(String contentType, String accepted) {
         return new ApiError(415, "UnsupportedMediaType", "the body of the request was in an unknown format - "
                 + "accepted media types include: " + accepted, null, null);
+    }
+
+    private static Reply throwing(ApiError error) {
+        throw error;
     }
 
     private static ApiError methodNotAllowed() {
