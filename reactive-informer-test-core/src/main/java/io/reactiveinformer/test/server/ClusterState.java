@@ -66,6 +66,7 @@ public final class ClusterState {
     private final ResourceRegistry registry;
     private final ObjectSemantics semantics;
     private final WatchHub hub;
+    private final boolean requireNamespaces;
     private long resourceVersion = 1;
     /** Changes of every resource up to this version are gone (the last {@link #compact()}). */
     private long compactedTo = 1;
@@ -76,6 +77,7 @@ public final class ClusterState {
         this.registry = new ResourceRegistry(b.historyLimit);
         this.semantics = new ObjectSemantics(new SplittableRandom(b.seed), b.scheduler);
         this.hub = new WatchHub(this, b.scheduler, b.bookmarkInterval);
+        this.requireNamespaces = b.requireNamespaces;
         for (Map.Entry<ResourceType<?>, Boolean> e : b.resources.entrySet()) {
             register(e.getKey(), e.getValue());
         }
@@ -98,6 +100,7 @@ public final class ClusterState {
         private int historyLimit = 1000;
         private Duration bookmarkInterval = Duration.ofMinutes(1);
         private long seed;
+        private boolean requireNamespaces;
 
         private Builder() {
             for (Class<?> model : List.of(V1Namespace.class, V1Node.class, V1Pod.class, V1ConfigMap.class,
@@ -136,6 +139,16 @@ public final class ClusterState {
         /** The clock of timestamps and the timers of watches (timeouts, bookmarks). */
         public Builder scheduler(Scheduler scheduler) {
             this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            return this;
+        }
+
+        /**
+         * Makes creating an object in a Namespace that does not exist fail with 404, as the real
+         * server does. Off by default, so tests may use namespaces they never created; creating in a
+         * terminating namespace is refused (403) either way.
+         */
+        public Builder requireNamespaces() {
+            this.requireNamespaces = true;
             return this;
         }
 
@@ -326,10 +339,15 @@ public final class ClusterState {
     ObjectNode create(ResourceType<?> type, String namespace, ObjectNode body, boolean dryRun) {
         ObjectNode created;
         synchronized (this) {
-            created = write(semantics.create(registry.kind(type), namespace, body), dryRun);
+            created = write(createMutation(registry.kind(type), namespace, body), dryRun);
         }
         hub.signal();
         return created;
+    }
+
+    private Mutation createMutation(Kind kind, String namespace, ObjectNode body) {
+        Kind namespaces = registry.find("", "v1", "namespaces").orElse(null);
+        return semantics.create(kind, namespace, body, namespaces, requireNamespaces);
     }
 
     /** PUT: replaces the object (or only its status); {@code body.metadata.resourceVersion}, if set, must be current. */
@@ -343,6 +361,7 @@ public final class ClusterState {
         ObjectNode result;
         synchronized (this) {
             Kind kind = registry.kind(type);
+            Validation.checkKind(type, body);
             ObjectNode meta = ObjectSemantics.metadata(body);
             String ns = ObjectSemantics.namespaceFor(type, namespace, meta);
             if (name == null || (meta.has("name") && !name.equals(meta.path("name").asString()))) {
@@ -374,7 +393,7 @@ public final class ClusterState {
                 }
                 ObjectNode body = (ObjectNode) patch.deepCopy();
                 ObjectSemantics.metadata(body).put("name", name);
-                result = write(semantics.create(kind, ns, body), dryRun);
+                result = write(createMutation(kind, ns, body), dryRun);
             } else {
                 result = write(semantics.patch(kind, key, name, patchType, patch, statusOnly), dryRun);
             }

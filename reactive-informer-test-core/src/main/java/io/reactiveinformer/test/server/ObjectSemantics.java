@@ -70,8 +70,13 @@ final class ObjectSemantics {
         return g.isEmpty() || g.endsWith(".k8s.io") || Set.of("apps", "batch", "policy", "autoscaling").contains(g);
     }
 
-    Mutation create(Kind kind, String namespace, ObjectNode body) {
+    /**
+     * POST. {@code namespaces} are the stored Namespaces: creating in a terminating one is forbidden,
+     * and, when {@code requireNamespace}, in a missing one is NotFound, as NamespaceLifecycle admission does.
+     */
+    Mutation create(Kind kind, String namespace, ObjectNode body, Kind namespaces, boolean requireNamespace) {
         ResourceType<?> type = kind.type;
+        Validation.checkKind(type, body);
         ObjectNode obj = body.deepCopy();
         ObjectNode meta = metadata(obj);
         String ns = namespaceFor(type, namespace, meta);
@@ -82,6 +87,18 @@ final class ObjectSemantics {
                 throw ApiError.invalid(type, "", "metadata.name: Required value: name or generateName is required");
             }
             name = prefix + randomSuffix();
+        }
+        Validation.checkName(type, name);
+        if (ns != null && namespaces != null) {
+            ObjectNode owner = namespaces.objects.get(ns);
+            if (owner == null && requireNamespace) {
+                throw ApiError.notFound(namespaces.type, ns);
+            }
+            if (owner != null && owner.path("metadata").has("deletionTimestamp")) {
+                throw new ApiError(403, "Forbidden", type.plural() + " \"" + name + "\" is forbidden: unable to create "
+                        + "new content in namespace " + ns + " because it is being terminated",
+                        new io.kubernetes.client.openapi.models.V1StatusDetails().name(name).kind(type.plural()), null);
+            }
         }
         if (!meta.path("resourceVersion").asString("").isEmpty()) {
             throw new ApiError(500, "InternalError", "resourceVersion should not be set on objects to be created",
@@ -151,6 +168,7 @@ final class ObjectSemantics {
         next.put("apiVersion", type.apiVersion());
         next.put("kind", type.kind());
         Defaults.apply(type, next);
+        Validation.checkImmutable(type, old, next);
         metadata(next).put("resourceVersion", old.path("metadata").path("resourceVersion").asString());
         if (next.equals(old)) {
             return Mutation.none(kind, key, old);
@@ -183,6 +201,9 @@ final class ObjectSemantics {
         checkPreconditions(type, name, oldMeta, options);
         ObjectNode next = old.deepCopy();
         ObjectNode meta = metadata(next);
+        if (type.group().isEmpty() && type.plural().equals("namespaces")) {
+            return deleteNamespace(old, next, meta);
+        }
         boolean graceful = false;
         if (oldMeta.has("deletionTimestamp")) {
             long period = oldMeta.path("deletionGracePeriodSeconds").asLong(0);
@@ -234,6 +255,23 @@ final class ObjectSemantics {
             return new Deletion(next, false, old);
         }
         return new Deletion(old, true, old);
+    }
+
+    /**
+     * A namespace is first only marked (deletionTimestamp, phase Terminating); it goes on a later
+     * delete once its {@code spec.finalizers} are empty, which the namespace controller of
+     * kube-controller-manager does after deleting its contents. Like an API server without that
+     * controller, the simulated one leaves it terminating.
+     */
+    private Deletion deleteNamespace(ObjectNode old, ObjectNode next, ObjectNode meta) {
+        if (!old.path("metadata").has("deletionTimestamp")) {
+            meta.put("deletionTimestamp", now());
+            ObjectNode status = next.get("status") instanceof ObjectNode existing ? existing : next.putObject("status");
+            status.put("phase", "Terminating");
+            return new Deletion(next, false, old);
+        }
+        JsonNode finalizers = old.path("spec").path("finalizers");
+        return new Deletion(old, finalizers.isEmpty() && !hasFinalizers(old), old);
     }
 
     /** The objects of {@code kind} in {@code namespace} matching the selectors, in key order. */
