@@ -182,7 +182,11 @@ final class ObjectSemantics {
     /** PATCH of an existing object (an apply of a missing one is a create, decided by the caller). */
     Mutation patch(Kind kind, String key, String name, PatchType patchType, JsonNode patch, boolean statusOnly) {
         ObjectNode old = existing(kind, key, name);
-        JsonNode patched = patchType == PatchType.JSON_PATCH ? Patches.jsonPatch(old, patch) : Patches.merge(old, patch);
+        JsonNode patched = switch (patchType) {
+            case JSON_PATCH -> Patches.jsonPatch(old, patch);
+            case STRATEGIC_MERGE -> Patches.strategicMerge(old, patch);
+            case MERGE, APPLY -> Patches.merge(old, patch);
+        };
         if (!patched.isObject()) {
             throw ApiError.badRequest("the patch did not produce an object");
         }

@@ -332,6 +332,61 @@ class SimulatedApiServerTest {
     }
 
     @Test
+    void strategicMergeIntoAnExistingListOrWithDirectivesIsRefusedWith501() {
+        ResourceClient<V1Deployment> deployments = client.resource(V1Deployment.class).inNamespace("shop");
+        V1Deployment created = deployments.create(new V1Deployment().metadata(new V1ObjectMeta().name("d"))
+                .spec(new V1DeploymentSpec().template(new io.kubernetes.client.openapi.models.V1PodTemplateSpec()
+                        .spec(new io.kubernetes.client.openapi.models.V1PodSpec().containers(List.of(
+                                new io.kubernetes.client.openapi.models.V1Container().name("app").image("a:1")))))))
+                .block(T);
+
+        for (String patch : List.of(
+                "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"sidecar\",\"image\":\"s:1\"}]}}}}",
+                "{\"spec\":{\"template\":{\"spec\":{\"$setElementOrder/containers\":[{\"name\":\"app\"}]}}}}",
+                "{\"spec\":{\"template\":{\"spec\":{\"volumes\":[{\"name\":\"v\",\"$patch\":\"delete\"}]}}}}")) {
+            StepVerifier.create(deployments.patch("d", PatchType.STRATEGIC_MERGE, patch))
+                    .expectErrorSatisfies(e -> {
+                        assertThat(e).isInstanceOf(KubernetesApiException.class);
+                        assertThat(((KubernetesApiException) e).code()).isEqualTo(501);
+                        assertThat(e.getMessage()).contains("does not implement strategic merge patches");
+                    })
+                    .verify(T);
+        }
+        V1Deployment labelled = deployments.patch("d", PatchType.STRATEGIC_MERGE,
+                "{\"metadata\":{\"labels\":{\"a\":\"b\"}},\"spec\":{\"template\":{\"spec\":{\"volumes\":[{\"name\":\"v\"}]}}}}")
+                .block(T);
+        assertThat(labelled.getMetadata().getLabels()).containsEntry("a", "b");
+        assertThat(labelled.getSpec().getTemplate().getSpec().getVolumes()).hasSize(1);
+        assertThat(labelled.getSpec().getTemplate().getSpec().getContainers())
+                .isEqualTo(created.getSpec().getTemplate().getSpec().getContainers());
+    }
+
+    @Test
+    void aHandleWithATimeoutFailsWhatTheServerAnswersTooLate() {
+        maps.create(map("shop", "slow", null)).block(T);
+        server.faults().once(RequestInfo.reads(), Fault.delay(Duration.ofSeconds(30)));
+
+        StepVerifier.create(maps.withTimeout(Duration.ofMillis(300)).get("slow"))
+                .expectErrorSatisfies(e -> {
+                    assertThat(e).isInstanceOf(TransportException.class);
+                    assertThat(e.getMessage()).contains("no complete response within PT0.3S");
+                })
+                .verify(T);
+        assertThat(maps.withTimeout(Duration.ofSeconds(5)).get("slow").block(T).getMetadata().getName()).isEqualTo("slow");
+    }
+
+    @Test
+    void rawRequestsReachAnyPath() {
+        io.reactiveinformer.client.RawResponse ready = client.raw(io.reactiveinformer.client.RawRequest.get("/readyz"))
+                .block(T);
+        assertThat(ready.code()).isEqualTo(200);
+        assertThat(ready.text()).isEqualTo("ok");
+        StepVerifier.create(client.raw(io.reactiveinformer.client.RawRequest.get("/metrics")))
+                .expectError(KubernetesApiException.NotFound.class)
+                .verify(T);
+    }
+
+    @Test
     void streamingListSendsInitialEventsThenTheEndBookmark() {
         maps.create(map("shop", "a", null)).block(T);
         maps.create(map("shop", "b", null)).block(T);
