@@ -9,6 +9,7 @@ import io.reactiveinformer.api.WatchEvent;
 import io.reactiveinformer.api.WatchOptions;
 import io.reactiveinformer.test.server.ApiError;
 import io.reactiveinformer.test.server.ClusterState;
+import io.reactiveinformer.test.server.EventType;
 import io.reactiveinformer.test.server.ListResult;
 import io.reactiveinformer.watch.ListerWatcher;
 import java.util.ArrayList;
@@ -87,12 +88,12 @@ public final class InMemoryListerWatcher<T> implements ListerWatcher<T> {
         return Flux.defer(() -> state.watch(type, namespace, narrowed))
                 .onErrorMap(ApiError.class, e -> typed(request, e))
                 .handle((event, sink) -> {
-                    if (event.type().equals("ERROR")) {
+                    if (event.type() == EventType.ERROR) {
                         V1Status status = state.fromTree(event.object(), V1Status.class);
                         int code = status.getCode() == null ? 500 : status.getCode();
                         sink.error(KubernetesApiException.of(request, code, status, null));
                     } else {
-                        sink.next(new WatchEvent<>(WatchEvent.Type.valueOf(event.type()),
+                        sink.next(new WatchEvent<>(WatchEvent.Type.valueOf(event.type().name()),
                                 state.fromTree(event.object(), type.type())));
                     }
                 });

@@ -155,10 +155,13 @@ final class HttpTransport {
                         e -> new TransportException(request + ": " + describe(e), e));
     }
 
-    /** A request whose whole exchange must finish within the configured request timeout. */
+    /**
+     * A request whose whole exchange must finish within {@code timeout}, or the configured request
+     * timeout when it is {@code null}.
+     */
     <R> Mono<R> exchangeOne(HttpMethod method, String pathAndQuery, byte[] body, String contentType, String accept,
-                            BiFunction<HttpClientResponse, ByteBufFlux, Flux<R>> decode) {
-        Duration timeout = config.requestTimeout();
+                            Duration requestTimeout, BiFunction<HttpClientResponse, ByteBufFlux, Flux<R>> decode) {
+        Duration timeout = requestTimeout == null ? config.requestTimeout() : requestTimeout;
         return exchange(method, pathAndQuery, body, contentType, accept, decode)
                 .next()
                 .timeout(timeout, config.scheduler())

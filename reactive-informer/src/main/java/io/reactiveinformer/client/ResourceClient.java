@@ -3,6 +3,8 @@ package io.reactiveinformer.client;
 import io.kubernetes.client.common.KubernetesObject;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.QueryStringEncoder;
+import io.reactiveinformer.api.DeleteOptions;
+import io.reactiveinformer.api.KubernetesApiException;
 import io.reactiveinformer.api.ListOptions;
 import io.reactiveinformer.api.ObjectList;
 import io.reactiveinformer.api.PartialObjectMetadata;
@@ -60,14 +62,25 @@ public final class ResourceClient<T extends KubernetesObject> {
     private final String namespace;
     private final String labelSelector;
     private final String fieldSelector;
+    /** Writes are sent with {@code dryRun=All}. */
+    private final boolean dryRun;
+    /** The deadline of each request but watches; {@code null}: the configuration's. */
+    private final Duration timeout;
 
     ResourceClient(HttpTransport transport, ResourceType<T> type, String namespace, String labelSelector,
                    String fieldSelector) {
+        this(transport, type, namespace, labelSelector, fieldSelector, false, null);
+    }
+
+    private ResourceClient(HttpTransport transport, ResourceType<T> type, String namespace, String labelSelector,
+                           String fieldSelector, boolean dryRun, Duration timeout) {
         this.transport = transport;
         this.type = type;
         this.namespace = type.namespaced() ? namespace : null;
         this.labelSelector = labelSelector;
         this.fieldSelector = fieldSelector;
+        this.dryRun = dryRun;
+        this.timeout = timeout;
         transport.json().prepare(type.type());
     }
 
@@ -85,7 +98,8 @@ public final class ResourceClient<T extends KubernetesObject> {
      * {@code metadata} (labels, annotations, owner references, resource version, ...) and nothing else.
      */
     public ResourceClient<PartialObjectMetadata> metadataOnly() {
-        return new ResourceClient<>(transport, type.metadataOnly(), namespace, labelSelector, fieldSelector);
+        return new ResourceClient<>(transport, type.metadataOnly(), namespace, labelSelector, fieldSelector, dryRun,
+                timeout);
     }
 
     /** The same resource in {@code namespace}. */
@@ -94,22 +108,42 @@ public final class ResourceClient<T extends KubernetesObject> {
             throw new IllegalStateException(type.kind() + " is cluster-scoped");
         }
         return new ResourceClient<>(transport, type, Objects.requireNonNull(namespace, "namespace"), labelSelector,
-                fieldSelector);
+                fieldSelector, dryRun, timeout);
     }
 
     /** The same resource across all namespaces (for list and watch). */
     public ResourceClient<T> inAnyNamespace() {
-        return new ResourceClient<>(transport, type, null, labelSelector, fieldSelector);
+        return new ResourceClient<>(transport, type, null, labelSelector, fieldSelector, dryRun, timeout);
     }
 
     /** Narrows list and watch to objects matching {@code selector} (e.g. {@code app=web,tier!=db}). */
     public ResourceClient<T> withLabelSelector(String selector) {
-        return new ResourceClient<>(transport, type, namespace, selector, fieldSelector);
+        return new ResourceClient<>(transport, type, namespace, selector, fieldSelector, dryRun, timeout);
     }
 
     /** Narrows list and watch to objects matching {@code selector} (e.g. {@code status.phase=Running}). */
     public ResourceClient<T> withFieldSelector(String selector) {
-        return new ResourceClient<>(transport, type, namespace, labelSelector, selector);
+        return new ResourceClient<>(transport, type, namespace, labelSelector, selector, dryRun, timeout);
+    }
+
+    /**
+     * The same handle, whose writes (create, replace, patch, apply, delete, deleteCollection) are
+     * dry runs ({@code dryRun=All}): the server validates and answers with the result, and stores
+     * nothing.
+     */
+    public ResourceClient<T> dryRun() {
+        return new ResourceClient<>(transport, type, namespace, labelSelector, fieldSelector, true, timeout);
+    }
+
+    /**
+     * The same handle, whose every request but watches must complete within {@code timeout} (else it
+     * fails with a {@link TransportException}) instead of the configuration's request timeout.
+     */
+    public ResourceClient<T> withTimeout(Duration timeout) {
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("timeout must be positive: " + timeout);
+        }
+        return new ResourceClient<>(transport, type, namespace, labelSelector, fieldSelector, dryRun, timeout);
     }
 
     /** One page. */
@@ -125,7 +159,7 @@ public final class ResourceClient<T extends KubernetesObject> {
         }
         addIfPresent(query, "resourceVersionMatch", options.resourceVersionMatch());
         String path = query.toString();
-        return transport.exchangeOne(HttpMethod.GET, path, null, null, accept(ACCEPT_METADATA_LIST), (response, body) -> {
+        return transport.exchangeOne(HttpMethod.GET, path, null, null, accept(ACCEPT_METADATA_LIST), timeout, (response, body) -> {
             ObjectListDecoder<T> decoder = new ObjectListDecoder<>(transport.json(), type.type(), "GET " + path);
             return body.doOnNext(buf -> decoder.feed(HttpTransport.nio(buf))).then(Mono.fromCallable(decoder::end)).flux();
         });
@@ -191,18 +225,18 @@ public final class ResourceClient<T extends KubernetesObject> {
 
     /** Creates {@code object} in its own namespace, or this handle's if it has none. */
     public Mono<T> create(T object) {
-        return single(HttpMethod.POST, collectionPath(namespaceOf(object)), encode(object), "application/json");
+        return single(HttpMethod.POST, write(collectionPath(namespaceOf(object))), encode(object), "application/json");
     }
 
     /** Replaces the object (optimistic concurrency: a stale {@code resourceVersion} gives a Conflict). */
     public Mono<T> replace(T object) {
-        return single(HttpMethod.PUT, objectPath(namespaceOf(object), nameOf(object), null), encode(object),
+        return single(HttpMethod.PUT, write(objectPath(namespaceOf(object), nameOf(object), null)), encode(object),
                 "application/json");
     }
 
     /** Replaces the object's status through the {@code status} subresource. */
     public Mono<T> replaceStatus(T object) {
-        return single(HttpMethod.PUT, objectPath(namespaceOf(object), nameOf(object), "status"), encode(object),
+        return single(HttpMethod.PUT, write(objectPath(namespaceOf(object), nameOf(object), "status")), encode(object),
                 "application/json");
     }
 
@@ -229,8 +263,67 @@ public final class ResourceClient<T extends KubernetesObject> {
 
     /** Deletes the object named {@code name}; completes once the server accepted the deletion. */
     public Mono<Void> delete(String name) {
-        return transport.exchangeOne(HttpMethod.DELETE, objectPath(namespaceForName(), name, null), null, null,
-                accept(ACCEPT_METADATA), (response, body) -> body.then().flux()).then();
+        return delete(name, DeleteOptions.none());
+    }
+
+    /**
+     * Deletes the object named {@code name} as {@code options} say; completes once the server
+     * accepted the deletion (the object may stay, marked, while finalizers or a grace period run).
+     * A failed precondition fails with a {@link KubernetesApiException.Conflict}.
+     */
+    public Mono<Void> delete(String name, DeleteOptions options) {
+        return deleteRequest(objectPath(namespaceForName(), name, null), options);
+    }
+
+    /**
+     * Deletes every object of this handle's namespace (or all namespaces) that matches its label and
+     * field selectors, each as {@link #delete(String, DeleteOptions)} would.
+     */
+    public Mono<Void> deleteCollection(DeleteOptions options) {
+        QueryStringEncoder query = new QueryStringEncoder(collectionPath(namespace));
+        addSelectors(query, null, null);
+        return deleteRequest(query.toString(), options);
+    }
+
+    /** With a body, the server ignores a DELETE's query parameters: everything, dryRun included, goes in the body. */
+    private Mono<Void> deleteRequest(String path, DeleteOptions options) {
+        byte[] body = transport.json().encode(deleteOptionsBody(options, dryRun));
+        return transport.exchangeOne(HttpMethod.DELETE, path, body, "application/json", accept(ACCEPT_METADATA), timeout,
+                (response, content) -> content.then().flux()).then();
+    }
+
+    private static java.util.Map<String, Object> deleteOptionsBody(DeleteOptions options, boolean dryRun) {
+        java.util.Map<String, Object> body = new java.util.LinkedHashMap<>();
+        body.put("kind", "DeleteOptions");
+        body.put("apiVersion", "v1");
+        if (options.uid() != null || options.resourceVersion() != null) {
+            java.util.Map<String, String> preconditions = new java.util.LinkedHashMap<>();
+            if (options.uid() != null) {
+                preconditions.put("uid", options.uid());
+            }
+            if (options.resourceVersion() != null) {
+                preconditions.put("resourceVersion", options.resourceVersion());
+            }
+            body.put("preconditions", preconditions);
+        }
+        if (options.propagationPolicy() != null) {
+            body.put("propagationPolicy", options.propagationPolicy().wireName());
+        }
+        if (options.gracePeriodSeconds() != null) {
+            body.put("gracePeriodSeconds", options.gracePeriodSeconds());
+        }
+        if (dryRun) {
+            body.put("dryRun", java.util.List.of("All"));
+        }
+        return body;
+    }
+
+    /** {@code path} with {@code dryRun=All} when this handle's writes are dry runs. */
+    private String write(String path) {
+        if (!dryRun) {
+            return path;
+        }
+        return path + (path.contains("?") ? "&" : "?") + "dryRun=All";
     }
 
     private Mono<T> patch(String name, String subresource, PatchType patchType, String body, String fieldManager,
@@ -247,11 +340,14 @@ public final class ResourceClient<T extends KubernetesObject> {
         if (force) {
             query.addParam("force", "true");
         }
+        if (dryRun) {
+            query.addParam("dryRun", "All");
+        }
         return single(HttpMethod.PATCH, query.toString(), body.getBytes(StandardCharsets.UTF_8), patchType.contentType());
     }
 
     private Mono<T> single(HttpMethod method, String path, byte[] body, String contentType) {
-        return transport.exchangeOne(method, path, body, contentType, accept(ACCEPT_METADATA), (response, content) -> {
+        return transport.exchangeOne(method, path, body, contentType, accept(ACCEPT_METADATA), timeout, (response, content) -> {
             ValueDecoder<T> decoder = new ValueDecoder<>(transport.json(), type.type(), method.name() + " " + path);
             return content.doOnNext(buf -> decoder.feed(HttpTransport.nio(buf))).then(Mono.fromCallable(decoder::end)).flux();
         });
@@ -337,6 +433,7 @@ public final class ResourceClient<T extends KubernetesObject> {
                 + (type.isMetadataOnly() ? " metadata" : "")
                 + (namespace == null ? "" : " in " + namespace)
                 + (labelSelector == null ? "" : " label " + labelSelector)
-                + (fieldSelector == null ? "" : " field " + fieldSelector) + "]";
+                + (fieldSelector == null ? "" : " field " + fieldSelector)
+                + (dryRun ? " dry-run" : "") + (timeout == null ? "" : " timeout " + timeout) + "]";
     }
 }

@@ -17,7 +17,7 @@ final class SimulatedBackend implements Backend {
     static final ResourceType<DynamicObject> WIDGETS =
             ResourceType.dynamic("testenv.reactiveinformer.io", "v1", "widgets", "Widget", true);
 
-    private final ClusterState state = ClusterState.builder().resource(WIDGETS).build();
+    private final ClusterState state = ClusterState.builder().resource(WIDGETS).requireNamespaces().build();
     private final int port;
     private final KubernetesClient admin;
     private final SimulatedApiServer forbidding;

@@ -61,6 +61,13 @@ public final class ApiError extends RuntimeException {
                 details(type, name), null);
     }
 
+    /** 409 for a failed delete precondition; the real server names the kind where it names the resource. */
+    static ApiError preconditionFailed(ResourceType<?> type, String qualifiedKind, String name, String message) {
+        V1StatusDetails details = new V1StatusDetails().name(name).kind(type.kind());
+        return new ApiError(409, "Conflict", "Operation cannot be fulfilled on " + qualifiedKind + " \"" + name
+                + "\": " + message, type.group().isEmpty() ? details : details.group(type.group()), null);
+    }
+
     static ApiError badRequest(String message) {
         return new ApiError(400, "BadRequest", message, null, null);
     }
