@@ -89,6 +89,26 @@ abstract class HandlerIsolationContract {
         return RATE;
     }
 
+    /**
+     * Whether the lag counts from the write ({@code true}: the issue's measure, server included) or from
+     * the moment the informer received the change (the library's own pipeline only: FIFO, cache, fan-out,
+     * delivery), for a server whose write latency on this machine would swamp what is measured.
+     */
+    boolean lagFromWrite() {
+        return true;
+    }
+
+    /** Writes that must have been done, in percent of the rate; a server slower than that fails the test. */
+    int minWrittenPercent() {
+        return 90;
+    }
+
+    private static V1ConfigMap stampReceived(V1ConfigMap map) {
+        Map<String, String> data = new java.util.HashMap<>(map.getData() == null ? Map.of() : map.getData());
+        data.put("r", Long.toString(System.nanoTime()));
+        return map.data(data);
+    }
+
     /** The bound on the fast subscribers' p99 lag. */
     long p99Millis() {
         return P99_MS;
@@ -116,7 +136,9 @@ abstract class HandlerIsolationContract {
                         .then())
                 .expectComplete().verify(DEADLINE);
         factory = SharedInformerFactory.builder(client()).build();
-        SharedIndexInformer<V1ConfigMap> informer = factory.informer(InformerSpec.of(V1ConfigMap.class).inNamespace(namespace()));
+        // The transform runs when the informer receives a change: it stamps the time, for lagFromWrite() false.
+        SharedIndexInformer<V1ConfigMap> informer = factory.informer(InformerSpec.of(V1ConfigMap.class)
+                .inNamespace(namespace()).withTransform(HandlerIsolationContract::stampReceived));
 
         HandlerRegistration<V1ConfigMap> cpu = informer.register(SubscriberOptions.defaults().withName("cpu"));
         AtomicLong cpuHandled = new AtomicLong();
@@ -135,7 +157,7 @@ abstract class HandlerIsolationContract {
         List<Lags> fast = new ArrayList<>();
         List<NotificationLog<V1ConfigMap>> fastViews = new ArrayList<>();
         for (int i = 0; i < FAST; i++) {
-            Lags lags = new Lags();
+            Lags lags = new Lags(lagFromWrite() ? "t" : "r");
             NotificationLog<V1ConfigMap> view = new NotificationLog<>();
             fast.add(lags);
             fastViews.add(view);
@@ -176,12 +198,14 @@ abstract class HandlerIsolationContract {
                         + "cpu-bound subscriber handled {}, max buffer {}; blocking one handled {}, max buffer {} ({} keys)",
                 written.get(), rate(), SECONDS, p50, p99, max, all.length, cpuHandled.get(), cpu.maxBufferDepth(),
                 blockingHandled.get(), blocking.maxBufferDepth(), KEYS);
-        assertThat(written.get()).as("writes done").isGreaterThan((long) rate() * SECONDS * 9 / 10);
+        assertThat(written.get()).as("writes done").isGreaterThan((long) rate() * SECONDS * minWrittenPercent() / 100);
         assertThat(p99).as("p99 lag of the fast subscribers (p50 %d, max %d)", p50, max).isLessThan(p99Millis());
         assertThat(max).as("worst lag of the fast subscribers (p50 %d, p99 %d)", p50, p99).isLessThan(maxLagMillis());
         assertThat(cpu.maxBufferDepth()).as("the cpu-bound subscriber coalesces").isLessThanOrEqualTo(KEYS);
         assertThat(blocking.maxBufferDepth()).as("the blocking subscriber coalesces").isLessThanOrEqualTo(KEYS);
-        assertThat(cpu.bufferDepth() + blocking.bufferDepth()).as("the slow subscribers still lag").isPositive();
+        if (written.get() > SECONDS * 1000 / CPU_MS) {
+            assertThat(cpu.bufferDepth() + blocking.bufferDepth()).as("the slow subscribers still lag").isPositive();
+        }
     }
 
     private static void burnCpu(long millis) {
@@ -200,19 +224,24 @@ abstract class HandlerIsolationContract {
     /** Write-to-handler lag of every change after the initial list; thread-safe. */
     private static final class Lags implements Consumer<Notification<V1ConfigMap>> {
 
+        private final String stamp;
         private long[] lags = new long[1024];
         private long[] at = new long[1024];
         private int size;
         volatile long origin;
 
+        Lags(String stamp) {
+            this.stamp = stamp;
+        }
+
         @Override
         public void accept(Notification<V1ConfigMap> n) {
             long now = System.nanoTime();
             if (n instanceof Notification.Updated<V1ConfigMap> u && !u.isResync()) {
-                long written = Long.parseLong(u.newObject().getData().get("t"));
-                if (written == 0) {
-                    return;
+                if ("0".equals(u.newObject().getData().get("t"))) {
+                    return; // warm-up
                 }
+                long written = Long.parseLong(u.newObject().getData().get(stamp));
                 synchronized (this) {
                     if (size == lags.length) {
                         lags = Arrays.copyOf(lags, size * 2);

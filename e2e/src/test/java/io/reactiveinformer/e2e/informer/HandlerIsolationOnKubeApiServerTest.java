@@ -40,21 +40,25 @@ class HandlerIsolationOnKubeApiServerTest extends HandlerIsolationContract {
         return namespace;
     }
 
-    /** What kube-apiserver and etcd sustain on 2 cores beside a handler burning one; still twice the CPU-bound handler's rate. */
+    /** Twice the CPU-bound handler's rate; kube-apiserver and etcd on 2 cores beside a handler burning one may do fewer. */
     @Override
     int rate() {
         return 200;
     }
 
-    /** The server's own write-to-watch latency is in the lag. */
+    /**
+     * kube-apiserver's own write-to-watch latency on a loaded 2-core machine is seconds, which would hide
+     * what this measures: here the lag counts from the informer receiving the change.
+     */
     @Override
-    long p99Millis() {
-        return 200;
+    boolean lagFromWrite() {
+        return false;
     }
 
+    /** However many writes the server manages (at least 10%), the fast subscribers must keep up with them. */
     @Override
-    long maxLagMillis() {
-        return 1000;
+    int minWrittenPercent() {
+        return 10;
     }
 
     @Override
