@@ -321,7 +321,7 @@ class ControllerTest {
         Controller controller = start(builder().name("rs-controller")
                 .metrics(MicrometerWorkQueueMetrics.provider(registry)).build());
         assertThat(controller.name()).isEqualTo("rs-controller");
-        assertThat(registry.get("workqueue_adds_total").tag("name", "rs-controller").counter().count()).isEqualTo(2.0);
+        assertThat(registry.get("workqueue.adds").tag("name", "rs-controller").counter().count()).isEqualTo(2.0);
     }
 
     @Test

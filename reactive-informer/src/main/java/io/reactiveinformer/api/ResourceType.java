@@ -1,7 +1,11 @@
 package io.reactiveinformer.api;
 
-import io.reactiveinformer.api.DynamicObject;
-import io.reactiveinformer.api.PartialObjectMetadata;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Matcher;
@@ -22,32 +26,14 @@ import java.util.regex.Pattern;
 public record ResourceType<T>(String group, String version, String plural, String kind, boolean namespaced,
                               Class<T> type) {
 
-    private static final Pattern MODEL_NAME = Pattern.compile("^(?:Core|Events)?(V\\d+(?:(?:alpha|beta)\\d+)?)([A-Z]\\w*)$");
+    private static final Pattern MODEL_NAME =
+            Pattern.compile("^([A-Z][A-Za-z]*?)?(V\\d+(?:(?:alpha|beta)\\d+)?)([A-Z]\\w*)$");
 
-    /** kind -> group and scope of the built-in kinds; plural exceptions after a second bar. */
-    private static final Map<String, String> BUILT_IN = Map.ofEntries(
-            Map.entry("Pod", "|ns"), Map.entry("Service", "|ns"), Map.entry("ConfigMap", "|ns"),
-            Map.entry("Secret", "|ns"), Map.entry("Namespace", "|cluster"), Map.entry("Node", "|cluster"),
-            Map.entry("ServiceAccount", "|ns"), Map.entry("PersistentVolume", "|cluster"),
-            Map.entry("PersistentVolumeClaim", "|ns"), Map.entry("Endpoints", "|ns|endpoints"),
-            Map.entry("ReplicationController", "|ns"), Map.entry("LimitRange", "|ns"),
-            Map.entry("ResourceQuota", "|ns"), Map.entry("PodTemplate", "|ns"),
-            Map.entry("Deployment", "apps|ns"), Map.entry("ReplicaSet", "apps|ns"),
-            Map.entry("StatefulSet", "apps|ns"), Map.entry("DaemonSet", "apps|ns"),
-            Map.entry("ControllerRevision", "apps|ns"), Map.entry("Job", "batch|ns"), Map.entry("CronJob", "batch|ns"),
-            Map.entry("Lease", "coordination.k8s.io|ns"), Map.entry("Ingress", "networking.k8s.io|ns"),
-            Map.entry("IngressClass", "networking.k8s.io|cluster"), Map.entry("NetworkPolicy", "networking.k8s.io|ns"),
-            Map.entry("Role", "rbac.authorization.k8s.io|ns"), Map.entry("RoleBinding", "rbac.authorization.k8s.io|ns"),
-            Map.entry("ClusterRole", "rbac.authorization.k8s.io|cluster"),
-            Map.entry("ClusterRoleBinding", "rbac.authorization.k8s.io|cluster"),
-            Map.entry("CustomResourceDefinition", "apiextensions.k8s.io|cluster"),
-            Map.entry("StorageClass", "storage.k8s.io|cluster"), Map.entry("CSIDriver", "storage.k8s.io|cluster"),
-            Map.entry("CSINode", "storage.k8s.io|cluster"), Map.entry("VolumeAttachment", "storage.k8s.io|cluster"),
-            Map.entry("PodDisruptionBudget", "policy|ns"), Map.entry("HorizontalPodAutoscaler", "autoscaling|ns"),
-            Map.entry("EndpointSlice", "discovery.k8s.io|ns"), Map.entry("PriorityClass", "scheduling.k8s.io|cluster"),
-            Map.entry("MutatingWebhookConfiguration", "admissionregistration.k8s.io|cluster"),
-            Map.entry("ValidatingWebhookConfiguration", "admissionregistration.k8s.io|cluster"),
-            Map.entry("CertificateSigningRequest", "certificates.k8s.io|cluster"));
+    /**
+     * Model class simple name -> {@code group|ns or cluster|plural}, generated from the models jar by
+     * {@code BuiltInKindsTest}: every model class the API server creates as a resource, no other.
+     */
+    private static final Map<String, String> BUILT_IN = builtIn();
 
     public ResourceType {
         Objects.requireNonNull(group, "group");
@@ -66,17 +52,14 @@ public record ResourceType<T>(String group, String version, String plural, Strin
      */
     public static <T> ResourceType<T> of(Class<T> model) {
         Matcher m = MODEL_NAME.matcher(model.getSimpleName());
-        String entry = m.matches() ? BUILT_IN.get(m.group(2)) : null;
+        String entry = m.matches() ? BUILT_IN.get(model.getSimpleName()) : null;
         if (entry == null || !model.getName().startsWith("io.kubernetes.client.openapi.models.")) {
             throw new IllegalArgumentException(model.getName() + " is not a built-in Kubernetes kind; "
                     + "describe it with ResourceType.namespaced(...) or ResourceType.clusterScoped(...)");
         }
-        String kind = m.group(2);
-        String version = m.group(1).toLowerCase(java.util.Locale.ROOT);
         String[] parts = entry.split("\\|", -1);
-        String group = model.getSimpleName().startsWith("Events") ? "events.k8s.io" : parts[0];
-        String plural = parts.length > 2 ? parts[2] : plural(kind);
-        return new ResourceType<>(group, version, plural, kind, "ns".equals(parts[1]), model);
+        return new ResourceType<>(parts[0], m.group(2).toLowerCase(Locale.ROOT), parts[2], m.group(3),
+                "ns".equals(parts[1]), model);
     }
 
     /** A namespaced resource, e.g. a custom resource with its own POJO. */
@@ -115,14 +98,21 @@ public record ResourceType<T>(String group, String version, String plural, Strin
         return group.isEmpty() ? version : group + "/" + version;
     }
 
-    private static String plural(String kind) {
-        String lower = kind.toLowerCase(java.util.Locale.ROOT);
-        if (lower.endsWith("s")) {
-            return lower + "es";
+    private static Map<String, String> builtIn() {
+        Map<String, String> table = new HashMap<>();
+        try (InputStream in = ResourceType.class.getResourceAsStream("built-in-kinds.txt")) {
+            if (in == null) {
+                throw new IllegalStateException("built-in-kinds.txt is missing from the jar");
+            }
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                int eq = line.indexOf('=');
+                if (eq > 0) {
+                    table.put(line.substring(0, eq), line.substring(eq + 1));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        if (lower.endsWith("y")) {
-            return lower.substring(0, lower.length() - 1) + "ies";
-        }
-        return lower + "s";
+        return Map.copyOf(table);
     }
 }

@@ -76,6 +76,7 @@ public final class KubernetesJson {
 
     /** A mapper builder with the Kubernetes mapping configured; add modules and build. */
     public static JsonMapper.Builder mapperBuilder() {
+        StringValues strings = new StringValues();
         SimpleModule module = new SimpleModule("reactive-informer-kubernetes")
                 .addSerializer(IntOrString.class, new IntOrStringCodec.Serializer())
                 .addDeserializer(IntOrString.class, new IntOrStringCodec.Deserializer())
@@ -83,8 +84,8 @@ public final class KubernetesJson {
                 .addDeserializer(Quantity.class, new QuantityCodec.Deserializer())
                 .addSerializer(OffsetDateTime.class, new TimestampCodec.Serializer())
                 .addDeserializer(OffsetDateTime.class, new TimestampCodec.Deserializer())
-                .addDeserializer(Object.class, new UntypedValueDeserializer())
-                .addDeserializer(String.class, new StringValues.Deserializer());
+                .addDeserializer(Object.class, new UntypedValueDeserializer(strings))
+                .addDeserializer(String.class, new StringValues.Deserializer(strings));
         return JsonMapper.builder()
                 .addModule(module)
                 .addModule(new SimpleModule("reactive-informer-gson-names") {
