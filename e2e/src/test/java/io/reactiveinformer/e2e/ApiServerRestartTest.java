@@ -9,7 +9,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 import io.reactiveinformer.test.apiserver.KubeApiServer;
-import io.reactiveinformer.test.apiserver.KubeApiServerTest;
+import io.reactiveinformer.test.junit.KubeApiServerTest;
 
 @KubeApiServerTest
 class ApiServerRestartTest {

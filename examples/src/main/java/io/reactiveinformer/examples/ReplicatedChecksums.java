@@ -2,10 +2,10 @@ package io.reactiveinformer.examples;
 
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Lease;
+import io.reactiveinformer.api.PatchType;
+import io.reactiveinformer.api.ResourceType;
 import io.reactiveinformer.client.KubernetesClient;
-import io.reactiveinformer.client.PatchType;
 import io.reactiveinformer.client.ResourceClient;
-import io.reactiveinformer.client.ResourceType;
 import io.reactiveinformer.config.ClientConfig;
 import io.reactiveinformer.controller.Controller;
 import io.reactiveinformer.controller.Result;

@@ -1,9 +1,9 @@
 package io.reactiveinformer.leaderelection;
 
 import io.kubernetes.client.openapi.models.V1Lease;
-import io.reactiveinformer.client.KubernetesApiException;
-import io.reactiveinformer.client.ListOptions;
-import io.reactiveinformer.client.ObjectList;
+import io.reactiveinformer.api.KubernetesApiException;
+import io.reactiveinformer.api.ListOptions;
+import io.reactiveinformer.api.ObjectList;
 import io.reactiveinformer.client.ResourceClient;
 import java.util.Objects;
 import reactor.core.publisher.Flux;

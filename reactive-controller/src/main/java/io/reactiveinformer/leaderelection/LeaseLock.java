@@ -3,7 +3,7 @@ package io.reactiveinformer.leaderelection;
 import io.kubernetes.client.openapi.models.V1Lease;
 import io.kubernetes.client.openapi.models.V1LeaseSpec;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import io.reactiveinformer.client.KubernetesApiException;
+import io.reactiveinformer.api.KubernetesApiException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;

@@ -10,7 +10,7 @@ import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1ReplicaSet;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.reactiveinformer.client.KubernetesApiException;
+import io.reactiveinformer.api.KubernetesApiException;
 import io.reactiveinformer.informer.ListerWatcherSource;
 import io.reactiveinformer.informer.SharedIndexInformer;
 import io.reactiveinformer.informer.SharedInformerFactory;

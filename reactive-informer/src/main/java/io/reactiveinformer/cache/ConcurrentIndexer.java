@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,7 +28,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * thread, serialize on a private monitor that readers never touch; it is uncontended in
  * steady state because there is one writer.
  *
- * <p>Index functions run on the writer thread; an exception from one leaves the content unchanged.
+ * <p>Index functions run on the writer thread. One that throws (or returns {@code null}) for an object is
+ * reported to the {@link IndexFailureListener} and the object is cached without values in that index:
+ * the cache keeps every object the server has, and only that index misses it.
  *
  * @param <T> the object type
  */
@@ -42,6 +45,7 @@ public final class ConcurrentIndexer<T extends KubernetesObject> implements Inde
     }
 
     private final Object writeLock = new Object();
+    private final IndexFailureListener onIndexFailure;
     private volatile Content<T> content;
 
     /** A cache with only the built-in {@value #NAMESPACE_INDEX} index. */
@@ -50,13 +54,25 @@ public final class ConcurrentIndexer<T extends KubernetesObject> implements Inde
     }
 
     /**
-     * A cache with the built-in {@value #NAMESPACE_INDEX} index plus {@code indexers}.
+     * A cache with the built-in {@value #NAMESPACE_INDEX} index plus {@code indexers}; index function
+     * failures are ignored (the object is cached, unindexed).
      *
      * @throws IllegalArgumentException when a name is {@value #NAMESPACE_INDEX}
      */
     public ConcurrentIndexer(Map<String, IndexFunction<T>> indexers) {
+        this(indexers, IndexFailureListener.ignore());
+    }
+
+    /**
+     * A cache with the built-in {@value #NAMESPACE_INDEX} index plus {@code indexers}, reporting index
+     * function failures to {@code onIndexFailure}.
+     *
+     * @throws IllegalArgumentException when a name is {@value #NAMESPACE_INDEX}
+     */
+    public ConcurrentIndexer(Map<String, IndexFunction<T>> indexers, IndexFailureListener onIndexFailure) {
+        this.onIndexFailure = Objects.requireNonNull(onIndexFailure, "onIndexFailure");
         Map<String, Index<T>> indices = new HashMap<>();
-        indices.put(NAMESPACE_INDEX, new Index<T>(ConcurrentIndexer::namespaceOf));
+        indices.put(NAMESPACE_INDEX, new Index<T>(NAMESPACE_INDEX, ConcurrentIndexer::namespaceOf, onIndexFailure));
         this.content = new Content<>(new ConcurrentHashMap<>(), indices);
         addIndexers(indexers);
     }
@@ -165,8 +181,8 @@ public final class ConcurrentIndexer<T extends KubernetesObject> implements Inde
             }
             Map<String, Index<T>> indices = new HashMap<>(c.indices);
             indexers.forEach((name, function) -> {
-                Index<T> index = new Index<>(function);
-                c.items.forEach((key, object) -> index.add(key, index.valuesOf(object)));
+                Index<T> index = new Index<>(name, function, onIndexFailure);
+                c.items.forEach((key, object) -> index.add(key, index.valuesForWrite(key, object)));
                 indices.put(name, index);
             });
             content = new Content<>(c.items, indices);
@@ -182,9 +198,9 @@ public final class ConcurrentIndexer<T extends KubernetesObject> implements Inde
         String key = ObjectKeys.keyOf(object);
         synchronized (writeLock) {
             Content<T> c = content;
-            List<List<String>> newValues = valuesByIndex(c, object);
+            List<List<String>> newValues = valuesByIndex(c, key, object);
             T old = c.items.get(key);
-            List<List<String>> oldValues = old == null ? null : valuesByIndex(c, old);
+            List<List<String>> oldValues = old == null ? null : valuesByIndex(c, key, old);
             c.items.put(key, object);
             for (int i = 0; i < c.all.size(); i++) {
                 if (oldValues == null) {
@@ -207,7 +223,7 @@ public final class ConcurrentIndexer<T extends KubernetesObject> implements Inde
             Content<T> c = content;
             T old = c.items.get(key);
             if (old != null) {
-                List<List<String>> oldValues = valuesByIndex(c, old);
+                List<List<String>> oldValues = valuesByIndex(c, key, old);
                 c.items.remove(key);
                 for (int i = 0; i < c.all.size(); i++) {
                     c.all.get(i).remove(key, oldValues.get(i));
@@ -233,18 +249,17 @@ public final class ConcurrentIndexer<T extends KubernetesObject> implements Inde
             old.indices.forEach((name, index) -> newIndices.put(name, index.emptyCopy()));
             items.forEach((key, object) -> {
                 newItems.put(key, object);
-                newIndices.values().forEach(index -> index.add(key, index.valuesOf(object)));
+                newIndices.values().forEach(index -> index.add(key, index.valuesForWrite(key, object)));
             });
             content = new Content<>(newItems, newIndices);
             return Collections.unmodifiableMap(old.items);
         }
     }
 
-    /** Computed before anything changes, so that a throwing index function leaves the content intact. */
-    private static <T> List<List<String>> valuesByIndex(Content<T> c, T object) {
+    private static <T> List<List<String>> valuesByIndex(Content<T> c, String key, T object) {
         List<List<String>> values = new ArrayList<>(c.all.size());
         for (Index<T> index : c.all) {
-            values.add(index.valuesOf(object));
+            values.add(index.valuesForWrite(key, object));
         }
         return values;
     }

@@ -8,14 +8,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Queue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
 import reactor.core.Exceptions;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Operators;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 import reactor.util.concurrent.Queues;
 
 /**
@@ -44,11 +48,16 @@ import reactor.util.concurrent.Queues;
  * with nothing pending (a pending delta is newer); it does nothing while a relist is pending.
  *
  * <p><b>Threading.</b> Producer methods may be called from any thread, concurrently; they never
- * block: they apply the transform, offer an operation to a lock-free multi-producer queue and
- * run the drain loop if no other thread is running it. The drain loop is serialized by a
- * work-in-progress counter (as in reactor-core's operators): whichever thread wins it integrates
- * the queued operations into the keyed state, then emits as many entries as the subscriber has
- * requested; no lock is held and no thread waits while the subscriber runs. Because
+ * block and never run the consumer: they apply the transform, offer an operation to a lock-free
+ * multi-producer queue and, if the drain loop is idle, schedule it on the drain {@link Scheduler}.
+ * (A producer is typically a network event loop: the consumer's work, such as a relist's cache swap
+ * and fan-out, must not run there.) The drain loop is serialized by a work-in-progress counter (as
+ * in reactor-core's operators) and runs on the drain scheduler only: it integrates the queued
+ * operations into the keyed state, then emits as many entries as the subscriber has requested; no
+ * lock is held and no thread waits while the subscriber runs. After about a millisecond of work it
+ * schedules itself again instead of going on, so it shares the scheduler's threads fairly with other
+ * tasks. With {@link Schedulers#immediate()} (the default of the short constructors) the drain runs
+ * on the producer's thread, as a synchronous queue for tests. Because
  * {@code onNext} runs inside the drain loop, checks against the cache (unknown deletions,
  * resync) never interleave with the consumer applying an entry, <em>provided the subscriber
  * applies each entry to the cache before its {@code onNext} returns</em> (e.g. {@code
@@ -78,8 +87,14 @@ public final class DeltaFifo<T extends KubernetesObject> {
     private record CloseOp<T>() implements Op<T> {
     }
 
+    /** How long one run of the drain loop may deliver before it yields the scheduler's thread. */
+    private static final long SLICE_NANOS = 1_000_000;
+
     private final Indexer<T> knownObjects;
     private final UnaryOperator<T> transform;
+    private final Scheduler drainScheduler;
+    private final Consumer<RuntimeException> onUnkeyable;
+    private final Runnable drainLoop = this::drainLoop;
     private final Queue<Op<T>> ops = Queues.<Op<T>>unboundedMultiproducer().get();
     private final Flux<FifoEntry<T>> entries = new Entries();
     private final Subscription subscription = new EntrySubscription();
@@ -127,8 +142,22 @@ public final class DeltaFifo<T extends KubernetesObject> {
      *                     instance modified or a new one, but must keep the key
      */
     public DeltaFifo(Indexer<T> knownObjects, UnaryOperator<T> transform) {
+        this(knownObjects, transform, Schedulers.immediate(), e -> { });
+    }
+
+    /**
+     * @param knownObjects   the cache its entries are applied to
+     * @param transform      as above; it must not throw (wrap user code so that a failure returns the
+     *                       object unchanged)
+     * @param drainScheduler runs the drain loop, and so the consumer
+     * @param onUnkeyable    told of a pushed object that has no name (it is dropped: it cannot be keyed)
+     */
+    public DeltaFifo(Indexer<T> knownObjects, UnaryOperator<T> transform, Scheduler drainScheduler,
+                     Consumer<RuntimeException> onUnkeyable) {
         this.knownObjects = Objects.requireNonNull(knownObjects, "knownObjects");
         this.transform = Objects.requireNonNull(transform, "transform");
+        this.drainScheduler = Objects.requireNonNull(drainScheduler, "drainScheduler");
+        this.onUnkeyable = Objects.requireNonNull(onUnkeyable, "onUnkeyable");
     }
 
     /** Queues the creation of {@code object} (a watch {@code ADDED}). */
@@ -148,8 +177,20 @@ public final class DeltaFifo<T extends KubernetesObject> {
 
     private void push(DeltaType type, T object) {
         T transformed = transform.apply(object);
-        ops.offer(new KeyOp<>(ObjectKeys.keyOf(transformed), Delta.of(type, transformed)));
-        drain();
+        String key = keyOf(transformed);
+        if (key != null) {
+            ops.offer(new KeyOp<>(key, Delta.of(type, transformed)));
+            drain();
+        }
+    }
+
+    private String keyOf(T object) {
+        try {
+            return ObjectKeys.keyOf(object);
+        } catch (IllegalArgumentException e) {
+            onUnkeyable.accept(e);
+            return null;
+        }
     }
 
     /**
@@ -160,7 +201,10 @@ public final class DeltaFifo<T extends KubernetesObject> {
         Map<String, T> byKey = new LinkedHashMap<>(Math.max(16, items.size() * 4 / 3 + 1));
         for (T item : items) {
             T transformed = transform.apply(item);
-            byKey.put(ObjectKeys.keyOf(transformed), transformed);
+            String key = keyOf(transformed);
+            if (key != null) {
+                byKey.put(key, transformed);
+            }
         }
         ops.offer(new ReplaceOp<>(Collections.unmodifiableMap(byKey), resourceVersion));
         drain();
@@ -195,9 +239,21 @@ public final class DeltaFifo<T extends KubernetesObject> {
     }
 
     private void drain() {
-        if (WIP.getAndIncrement(this) != 0) {
-            return;
+        if (WIP.getAndIncrement(this) == 0) {
+            scheduleDrain();
         }
+    }
+
+    private void scheduleDrain() {
+        try {
+            drainScheduler.schedule(drainLoop);
+        } catch (RejectedExecutionException e) {
+            // The scheduler is shut down: so is whatever consumed this FIFO.
+        }
+    }
+
+    private void drainLoop() {
+        long sliceStart = System.nanoTime();
         int missed = 1;
         for (;;) {
             integrate();
@@ -208,6 +264,7 @@ public final class DeltaFifo<T extends KubernetesObject> {
             } else if (a != null && !done) {
                 long r = requested;
                 long e = 0;
+                boolean yield = false;
                 while (e != r && !cancelled) {
                     integrate();
                     FifoEntry<T> entry = poll();
@@ -218,6 +275,10 @@ public final class DeltaFifo<T extends KubernetesObject> {
                         break;
                     }
                     e++;
+                    if (System.nanoTime() - sliceStart >= SLICE_NANOS) {
+                        yield = true;
+                        break;
+                    }
                 }
                 if (closed && !cancelled && pendingReplace == null && pending.isEmpty()) {
                     done = true;
@@ -225,6 +286,11 @@ public final class DeltaFifo<T extends KubernetesObject> {
                 }
                 if (e != 0) {
                     Operators.produced(REQUESTED, this, e);
+                }
+                if (yield && !done) {
+                    // WIP stays above zero, so no producer schedules a second loop meanwhile.
+                    scheduleDrain();
+                    return;
                 }
             }
             missed = WIP.addAndGet(this, -missed);

@@ -15,24 +15,42 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class Index<T> {
 
+    private final String name;
     private final IndexFunction<T> function;
+    private final IndexFailureListener onFailure;
     private final ConcurrentHashMap<String, Set<String>> keysByValue = new ConcurrentHashMap<>();
 
-    Index(IndexFunction<T> function) {
+    Index(String name, IndexFunction<T> function, IndexFailureListener onFailure) {
+        this.name = name;
         this.function = function;
+        this.onFailure = onFailure;
     }
 
     /** A new, empty index with the same function. */
     Index<T> emptyCopy() {
-        return new Index<>(function);
+        return new Index<>(name, function, onFailure);
     }
 
+    /** The values of {@code object}, for a reader's query: a failing function fails the query. */
     List<String> valuesOf(T object) {
         List<String> values = function.values(object);
         if (values == null) {
-            throw new IllegalStateException("index function returned null for " + object);
+            throw new IllegalStateException("index function '" + name + "' returned null");
         }
         return values;
+    }
+
+    /**
+     * The values of {@code object}, for the writer: a failing function is reported and indexes the
+     * object under no value, so the object is still cached.
+     */
+    List<String> valuesForWrite(String key, T object) {
+        try {
+            return valuesOf(object);
+        } catch (RuntimeException e) {
+            onFailure.failed(name, key, e);
+            return List.of();
+        }
     }
 
     void add(String key, List<String> values) {

@@ -28,8 +28,8 @@ public final class HandlerRegistration<T extends KubernetesObject> {
 
     volatile SubscriberBuffer<T> buffer;
     volatile Duration resyncPeriod;
-    /** When this handler's next resync is due, in the informer scheduler's milliseconds; guarded by the informer. */
-    long nextResyncMillis;
+    /** When this handler's next resync is due, in the informer scheduler's milliseconds. */
+    volatile long nextResyncMillis;
 
     HandlerRegistration(SharedIndexInformer<T> informer, SubscriberOptions options, String name) {
         this.informer = informer;

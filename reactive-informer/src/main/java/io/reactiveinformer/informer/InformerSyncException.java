@@ -1,11 +1,12 @@
 package io.reactiveinformer.informer;
 
-import io.reactiveinformer.client.KubernetesClientException;
+import io.reactiveinformer.api.KubernetesClientException;
 
 /**
  * An informer could not complete its initial list: the server kept refusing it (401, 403, a 404 for a
  * resource whose CRD is not installed, another non-retriable answer) for the configured number of
- * attempts, or the informer was stopped first. The informer itself keeps retrying with backoff; a
+ * attempts, or the informer was stopped first (by its owner, or because it could no longer follow the
+ * server). The informer itself keeps retrying with backoff; a
  * later {@code hasSynced()} subscription completes once a list succeeds.
  */
 public final class InformerSyncException extends RuntimeException {
@@ -22,7 +23,11 @@ public final class InformerSyncException extends RuntimeException {
     }
 
     InformerSyncException(String informerName, String why) {
-        super(informerName + ": " + why, null);
+        this(informerName, why, null);
+    }
+
+    InformerSyncException(String informerName, String why, Throwable cause) {
+        super(informerName + ": " + why, cause);
         this.informerName = informerName;
         this.attempts = 0;
     }
@@ -37,9 +42,13 @@ public final class InformerSyncException extends RuntimeException {
         return attempts;
     }
 
-    /** The last failure, or {@code null} when the informer was stopped before it synced. */
+    /**
+     * The last failure (a {@link KubernetesClientException} after failed attempts), why the informer
+     * stopped when it could no longer follow the server, or {@code null} when its owner stopped it
+     * before it synced.
+     */
     @Override
-    public synchronized KubernetesClientException getCause() {
-        return (KubernetesClientException) super.getCause();
+    public synchronized Throwable getCause() {
+        return super.getCause();
     }
 }

@@ -12,7 +12,10 @@ import java.util.Objects;
  */
 public sealed interface Notification<T extends KubernetesObject> {
 
-    /** The object's key: {@code namespace/name}, or {@code name} for a cluster-scoped object. */
+    /**
+     * The object's key: {@code namespace/name}, or {@code name} for a cluster-scoped object; {@code ""}
+     * for a {@link Synced} marker.
+     */
     String key();
 
     /**
@@ -63,6 +66,18 @@ public sealed interface Notification<T extends KubernetesObject> {
         public Deleted {
             Objects.requireNonNull(key, "key");
             Objects.requireNonNull(lastState, "lastState");
+        }
+    }
+
+    /**
+     * Not about an object: marks the end of this subscriber's initial items. Only subscribers that
+     * asked for it ({@link SubscriberOptions#withSyncMarker()}) receive it, once.
+     */
+    record Synced<T extends KubernetesObject>() implements Notification<T> {
+
+        @Override
+        public String key() {
+            return "";
         }
     }
 }

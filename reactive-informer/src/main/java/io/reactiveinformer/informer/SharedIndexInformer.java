@@ -1,28 +1,21 @@
 package io.reactiveinformer.informer;
 
 import io.kubernetes.client.common.KubernetesObject;
+import io.reactiveinformer.api.WatchEvent;
 import io.reactiveinformer.cache.ConcurrentIndexer;
 import io.reactiveinformer.cache.DeltaFifo;
 import io.reactiveinformer.cache.FifoEntry;
 import io.reactiveinformer.cache.IndexFunction;
 import io.reactiveinformer.cache.Indexer;
 import io.reactiveinformer.cache.Lister;
-import io.reactiveinformer.cache.ObjectKeys;
-import io.reactiveinformer.client.WatchEvent;
 import io.reactiveinformer.watch.ListerWatcher;
 import io.reactiveinformer.watch.Reflector;
 import io.reactiveinformer.watch.ReflectorEvent;
 import io.reactiveinformer.watch.ReflectorOptions;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import java.util.function.UnaryOperator;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.reactivestreams.Subscription;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,7 +25,6 @@ import reactor.core.Disposables;
 import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
@@ -54,17 +46,31 @@ import reactor.core.scheduler.Schedulers;
  *   <li><b>Reflector:</b> its events are handled on the thread that emits them (the
  *       {@link ListerWatcher}'s, e.g. a Netty event loop, or a worker of {@link Builder#scheduler}
  *       after a backoff); handling one only pushes it into the FIFO (the transform runs there).</li>
- *   <li><b>Apply loop:</b> the FIFO's drain loop, run by whichever thread pushed or requested when no
- *       other thread was draining; it requests one entry at a time, applies it, then offers the
- *       notifications to the handlers' buffers while holding the informer's fan-out lock. Offers never
- *       wait for a handler, so the lock is held for a cache write plus one buffer insertion per
- *       handler. Registering a handler takes the same lock to copy the cache, which is what makes the
- *       seam between initial state and live changes exact.</li>
- *   <li><b>Handlers:</b> each one is called on its own worker of {@link Builder#deliveryScheduler}, as
- *       it requests; a slow, failing or cancelled handler affects only itself.</li>
+ *   <li><b>Apply loop:</b> the FIFO's drain loop, on {@link Builder#deliveryScheduler}, never on the
+ *       pushing thread: it takes one entry at a time, applies it to the cache and offers the notifications to
+ *       the subscribers' buffers, and yields the thread after about a millisecond of work. A relist's
+ *       cache swap and diff therefore never run on a network event loop. Applying an entry excludes
+ *       only a subscriber joining (which copies the cache: that is what makes the seam between initial
+ *       state and live changes exact); reads ({@link #isStarted()}, {@link #isSynced()},
+ *       {@link #health()}, {@link #indexer()}, {@link #lister()}) take no lock at all.</li>
+ *   <li><b>Subscribers:</b> each one is a drain task scheduled on {@link Builder#deliveryScheduler}
+ *       (or, for a {@link SubscriberOptions#blocking() blocking} one, on
+ *       {@link Builder#blockingScheduler}) whenever it has notifications and demand; a task delivers
+ *       for about a millisecond and then lets other tasks run, and the default delivery scheduler is
+ *       work-stealing, so a subscriber whose handler is slow delays another only when every delivery
+ *       thread is busy, and then by at most one of its handler calls, never by its backlog. Its memory
+ *       is bounded by its {@link BufferPolicy}. A failing or cancelled subscriber affects only itself.</li>
  *   <li><b>Timers:</b> the resync check and the reflector's backoff and timeouts run on
  *       {@link Builder#scheduler}, which is also the clock.</li>
  * </ul>
+ *
+ * <h2>User code</h2>
+ * A transform, index function or metrics hook that throws for an object costs that object its
+ * transform or index entry, never the informer: the object is still cached, the failure is counted in
+ * {@link #health()}, logged once per key and signalled on {@link #userCodeErrors()}. A handler that
+ * throws ends its own subscription only (signalled the same way). Should the reflector's stream ever
+ * end, the informer stops and says so: {@link #isStopped()}, {@link #health()} and a pending
+ * {@link #hasSynced()} tell the truth.
  *
  * <h2>Resync</h2>
  * Every resync check period the informer finds the handlers whose own period is due and queues a
@@ -77,41 +83,25 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
 
     private static final Logger log = LoggerFactory.getLogger(SharedIndexInformer.class);
 
-    private record SyncStatus(boolean synced, Throwable failure) {
-    }
-
-    private static final SyncStatus PENDING = new SyncStatus(false, null);
-    private static final SyncStatus SYNCED = new SyncStatus(true, null);
-
     private final String name;
     private final InformerSpec<T> spec;
     private final Reflector<T> reflector;
     private final Scheduler scheduler;
     private final Scheduler deliveryScheduler;
+    private final Scheduler blockingScheduler;
     private final ConcurrentIndexer<T> indexer;
     private final Lister<T> lister;
     private final DeltaFifo<T> fifo;
     private final DeltaApplier<T> applier;
-    private final int syncFailureThreshold;
     private final InformerMetrics metrics;
+    private final InformerState state;
+    private final UserCode userCode;
+    private final SharedProcessor<T> processor = new SharedProcessor<>();
+    private final AtomicInteger handlersCreated = new AtomicInteger();
 
-    private final Object fanOutLock = new Object();
-    // Guarded by fanOutLock.
-    @SuppressWarnings("unchecked")
-    private HandlerRegistration<T>[] handlers = new HandlerRegistration[0];
-    private Duration resyncCheckPeriod;
-    private boolean started;
-    private boolean stopped;
-    private int handlersCreated;
-
-    /** The handlers whose resync is due at the latest check; replaced as a whole by each check. */
-    private volatile Set<HandlerRegistration<T>> resyncing = Set.of();
-    private volatile boolean synced;
+    private final ResyncSchedule<T> resync;
     private volatile String lastSyncResourceVersion = "";
-    private volatile long lastSyncMillis = -1;
 
-    private final Object statusLock = new Object();
-    private final Sinks.Many<SyncStatus> status = Sinks.many().replay().latest();
     private final Disposable.Composite running = Disposables.composite();
     private final Disposable lifecycle = new Lifecycle();
 
@@ -119,21 +109,32 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         this.spec = builder.spec;
         this.name = builder.name != null ? builder.name : spec.displayName();
         this.scheduler = builder.scheduler;
-        this.deliveryScheduler = builder.deliveryScheduler != null ? builder.deliveryScheduler : builder.scheduler;
-        this.indexer = new ConcurrentIndexer<>(builder.indexers);
+        this.deliveryScheduler = builder.deliveryScheduler();
+        this.blockingScheduler = builder.blockingScheduler;
+        this.state = new InformerState(name, scheduler, builder.syncFailureThreshold);
+        this.userCode = new UserCode(name, state);
+        this.indexer = new ConcurrentIndexer<>(builder.indexers, userCode.indexFailures());
         this.lister = new Lister<>(indexer);
-        UnaryOperator<T> transform = spec.transform() != null ? spec.transform() : UnaryOperator.identity();
-        this.fifo = new DeltaFifo<>(indexer, transform);
+        // The apply loop shares the subscribers' work-stealing scheduler: behind a relist being applied on one
+        // thread, other informers' entries and subscribers run on the others.
+        this.fifo = new DeltaFifo<>(indexer, userCode.guard(spec.transform()), deliveryScheduler, userCode.unkeyable());
         this.applier = new DeltaApplier<>(indexer);
-        this.syncFailureThreshold = builder.syncFailureThreshold;
-        this.resyncCheckPeriod = builder.resyncPeriod;
+        this.resync = new ResyncSchedule<>(name, scheduler, builder.resyncPeriod);
         this.reflector = Reflector.builder(builder.listerWatcher)
                 .name(name)
                 .options(builder.reflectorOptions.withSelectors(spec.labelSelector(), spec.fieldSelector()))
                 .scheduler(scheduler)
                 .build();
-        this.metrics = builder.metrics.register(name, this::lastSyncAgeSeconds);
-        emitStatus(PENDING);
+        this.metrics = userCode.guard(registerMetrics(builder.metrics));
+    }
+
+    private InformerMetrics registerMetrics(InformerMetrics.Provider provider) {
+        try {
+            return Objects.requireNonNull(provider.register(name, state::lastSyncAgeSeconds), "metrics");
+        } catch (RuntimeException e) {
+            userCode.failed(UserCodeError.Stage.METRICS, null, "register", e);
+            return InformerMetrics.Provider.noop().register(name, state::lastSyncAgeSeconds);
+        }
     }
 
     /** An informer over {@code listerWatcher}, which must already be scoped to the spec's namespace. */
@@ -155,58 +156,50 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
      * received what was already offered to it.
      */
     public Disposable start() {
-        Duration checkPeriod;
-        synchronized (fanOutLock) {
-            if (started || stopped) {
-                return lifecycle;
-            }
-            started = true;
-            checkPeriod = resyncCheckPeriod;
+        // The seam orders this against handlers joining, which may lower the check period before start.
+        boolean[] first = new boolean[1];
+        processor.atSeam(() -> first[0] = state.start());
+        if (!first[0]) {
+            return lifecycle;
         }
         ApplyLoop applyLoop = new ApplyLoop();
         running.add(applyLoop);
         fifo.entries().subscribe(applyLoop);
-        running.add(reflector.events().subscribe(this::onReflectorEvent,
-                e -> log.error("{}: the reflector failed; the informer no longer follows the server", name, e)));
-        if (!checkPeriod.isZero()) {
-            running.add(Flux.interval(checkPeriod, checkPeriod, scheduler).subscribe(tick -> checkResync()));
-        }
-        log.debug("{}: started (resync check every {})", name, checkPeriod);
+        running.add(reflector.events().subscribe(this::onReflectorEvent, this::reflectorFailed, this::reflectorEnded));
+        running.add(resync.start(processor::handlers, fifo::resync));
+        log.debug("{}: started (resync check every {})", name, resync.checkPeriod());
         return lifecycle;
     }
 
-    private void stop() {
-        HandlerRegistration<T>[] ending;
-        synchronized (fanOutLock) {
-            if (stopped) {
-                return;
-            }
-            stopped = true;
-            ending = handlers;
-            handlers = newArray(0);
+    private void stop(Throwable cause) {
+        if (!state.stop(cause)) {
+            return;
         }
         running.dispose();
-        for (HandlerRegistration<T> handler : ending) {
-            handler.buffer.complete();
-        }
-        if (!synced) {
-            emitStatus(new SyncStatus(false, new InformerSyncException(name, "stopped before it synced")));
-        }
+        processor.close();
         log.debug("{}: stopped", name);
+    }
+
+    private void reflectorFailed(Throwable error) {
+        log.error("{}: the reflector failed; the informer stops (its cache no longer follows the server)", name, error);
+        stop(error);
+    }
+
+    private void reflectorEnded() {
+        if (!state.isStopped()) {
+            log.error("{}: the reflector ended; the informer stops (its cache no longer follows the server)", name);
+            stop(new IllegalStateException("the reflector's stream ended"));
+        }
     }
 
     /** Whether {@link #start()} was called. */
     public boolean isStarted() {
-        synchronized (fanOutLock) {
-            return started;
-        }
+        return state.isStarted();
     }
 
-    /** Whether the informer was stopped. */
+    /** Whether the informer stopped: by {@link #start()}'s handle, or because it could no longer follow the server. */
     public boolean isStopped() {
-        synchronized (fanOutLock) {
-            return stopped;
-        }
+        return state.isStopped();
     }
 
     // ---- sync
@@ -220,20 +213,45 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
      * {@code timeout} for those.
      */
     public Mono<Void> hasSynced() {
-        return status.asFlux()
-                .filter(s -> s.synced || s.failure != null)
-                .next()
-                .flatMap(s -> s.synced ? Mono.<Void>empty() : Mono.<Void>error(s.failure));
+        return state.hasSynced();
     }
 
     /** Whether the cache holds the initial list. */
     public boolean isSynced() {
-        return synced;
+        return state.isSynced();
     }
 
     /** Errors when the informer's sync has failed (now or later); never completes otherwise. */
     Mono<Void> syncFailure() {
-        return status.asFlux().filter(s -> s.failure != null).next().flatMap(s -> Mono.error(s.failure));
+        return state.syncFailure();
+    }
+
+    /** This informer's health now: lock-free, cheap enough for every readiness probe. */
+    public InformerHealth health() {
+        return state.health();
+    }
+
+    /**
+     * The health now, then a new snapshot whenever it changes (started, synced, stopped, a failure or a
+     * recovery, a user-code error); {@link InformerHealth#lastSyncAge()} is as of each snapshot. Never
+     * completes; replays only the latest snapshot to a new subscriber.
+     */
+    public Flux<InformerHealth> healthChanges() {
+        return state.healthChanges();
+    }
+
+    /**
+     * Failures of user code as they happen (see {@link UserCodeError.Stage} for what the informer did
+     * instead), to the subscribers present at the time; one that does not keep up misses some, which
+     * {@link InformerHealth#userCodeErrors()} still counts. Never completes.
+     *
+     * <p>A handler's exception is seen here when it reaches the informer, i.e. when the subscriber's
+     * {@code onNext} throws. Reactor's own lambda subscribers and operators such as {@code doOnNext}
+     * catch it first, hand it to that subscription's error handler and cancel: the informer then only
+     * sees the cancellation (the subscription ends alone either way).
+     */
+    public Flux<UserCodeError> userCodeErrors() {
+        return userCode.errors();
     }
 
     /**
@@ -275,24 +293,20 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
     /** A handler, added to the informer when its {@link HandlerRegistration#notifications()} is subscribed. */
     public HandlerRegistration<T> register(SubscriberOptions options) {
         Objects.requireNonNull(options, "options");
-        String handlerName;
-        synchronized (fanOutLock) {
-            handlerName = options.name() != null ? options.name() : "handler-" + ++handlersCreated;
-        }
+        String handlerName = options.name() != null ? options.name() : "handler-" + handlersCreated.incrementAndGet();
         return new HandlerRegistration<>(this, options, handlerName);
     }
 
     /** How often resyncs are checked for; zero for never. Lowered by handlers registered before start. */
     public Duration resyncCheckPeriod() {
-        synchronized (fanOutLock) {
-            return resyncCheckPeriod;
-        }
+        return resync.checkPeriod();
     }
 
     void activate(HandlerRegistration<T> handler, CoreSubscriber<? super Notification<T>> actual) {
+        SubscriberOptions options = handler.options();
         Runnable[] unobserve = new Runnable[1];
-        SubscriberBuffer<T> buffer = new SubscriberBuffer<>(name, handler.name(),
-                PendingNotifications.of(handler.options()), deliveryScheduler.createWorker(),
+        SubscriberBuffer<T> buffer = new SubscriberBuffer<>(name, handler.name(), PendingNotifications.of(options),
+                options.blockingHandler() ? blockingScheduler : deliveryScheduler, options.syncMarker(),
                 new SubscriberBuffer.Owner() {
                     @Override
                     public void synced() {
@@ -301,90 +315,34 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
 
                     @Override
                     public void terminated(Throwable error) {
-                        remove(handler);
+                        processor.remove(handler);
                         if (unobserve[0] != null) {
                             unobserve[0].run();
                         }
                         handler.ended(error);
                     }
+
+                    @Override
+                    public void handlerFailed(Notification<?> notification, Throwable error) {
+                        userCode.failed(UserCodeError.Stage.HANDLER, notification.key(), handler.name(), error);
+                    }
                 }, actual);
         handler.buffer = buffer;
-        boolean overflow = false;
-        boolean alreadyStopped;
-        synchronized (fanOutLock) {
-            alreadyStopped = stopped;
-            handler.resyncPeriod = effectiveResyncPeriod(handler);
-            handler.nextResyncMillis = scheduler.now(TimeUnit.MILLISECONDS) + handler.resyncPeriod.toMillis();
-            for (T object : indexer.list()) {
-                if (!buffer.offer(new Notification.Added<>(ObjectKeys.keyOf(object), object, true))) {
-                    overflow = true;
-                    break;
-                }
-            }
-            if (synced) {
-                buffer.offerSynced();
-            }
-            if (!alreadyStopped && !overflow) {
-                HandlerRegistration<T>[] grown = Arrays.copyOf(handlers, handlers.length + 1);
-                grown[handlers.length] = handler;
-                handlers = grown;
-            }
-        }
+        boolean joined = processor.add(handler, indexer::list, state::isSynced,
+                () -> resync.join(handler, state.isStarted()));
         unobserve[0] = metrics.subscriberAdded(handler.name(), buffer::depth);
         actual.onSubscribe(buffer);
-        if (overflow) {
-            buffer.overflow(handler.options().capacity());
-        } else if (alreadyStopped) {
+        if (!joined) {
+            buffer.overflow(options.capacity());
+        } else if (processor.isClosed()) {
             buffer.complete();
         }
         buffer.start();
     }
 
-    /** client-go's rules: at least the minimum; below the check period it lowers it before start, else is raised to it. */
-    private Duration effectiveResyncPeriod(HandlerRegistration<T> handler) {
-        Duration period = handler.options().resyncPeriod();
-        if (period.isZero()) {
-            return period;
-        }
-        if (resyncCheckPeriod.isZero() || period.compareTo(resyncCheckPeriod) < 0) {
-            if (!started) {
-                resyncCheckPeriod = period;
-            } else if (resyncCheckPeriod.isZero()) {
-                log.warn("{}: handler {} asks for a resync every {}, but the informer started without resync checks; "
-                        + "it gets no resync", name, handler.name(), period);
-                return Duration.ZERO;
-            } else {
-                log.warn("{}: handler {} asks for a resync every {}, below the started informer's check period {}; "
-                        + "using the check period", name, handler.name(), period, resyncCheckPeriod);
-                return resyncCheckPeriod;
-            }
-        }
-        return period;
-    }
-
-    private void remove(HandlerRegistration<T> handler) {
-        synchronized (fanOutLock) {
-            int i = Arrays.asList(handlers).indexOf(handler);
-            if (i < 0) {
-                return;
-            }
-            HandlerRegistration<T>[] shrunk = newArray(handlers.length - 1);
-            System.arraycopy(handlers, 0, shrunk, 0, i);
-            System.arraycopy(handlers, i + 1, shrunk, i, handlers.length - i - 1);
-            handlers = shrunk;
-        }
-    }
-
     /** The handlers receiving notifications now. */
     int handlerCount() {
-        synchronized (fanOutLock) {
-            return handlers.length;
-        }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T extends KubernetesObject> HandlerRegistration<T>[] newArray(int length) {
-        return new HandlerRegistration[length];
+        return processor.handlers().length;
     }
 
     // ---- reflector → FIFO (on the reflector's thread)
@@ -408,88 +366,24 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         } else {
             ReflectorEvent.Failed<T> failed = (ReflectorEvent.Failed<T>) event;
             metrics.restarted(failed.error());
-            if (!synced && !failed.error().isRetriable() && failed.consecutiveFailures() >= syncFailureThreshold) {
-                emitStatus(new SyncStatus(false,
-                        new InformerSyncException(name, failed.consecutiveFailures(), failed.error())));
-            }
+            state.failed(failed.error(), failed.consecutiveFailures());
             return;
         }
         String resourceVersion = event.resourceVersion();
         if (resourceVersion != null && !resourceVersion.isEmpty()) {
             lastSyncResourceVersion = resourceVersion;
         }
-        lastSyncMillis = scheduler.now(TimeUnit.MILLISECONDS);
+        state.caughtUp();
     }
 
-    private double lastSyncAgeSeconds() {
-        long last = lastSyncMillis;
-        return last < 0 ? Double.NaN : (scheduler.now(TimeUnit.MILLISECONDS) - last) / 1000.0;
-    }
-
-    private void emitStatus(SyncStatus s) {
-        synchronized (statusLock) {
-            status.tryEmitNext(s);
-        }
-    }
-
-    // ---- resync (on the scheduler)
-
-    private void checkResync() {
-        long now = scheduler.now(TimeUnit.MILLISECONDS);
-        Set<HandlerRegistration<T>> due = new HashSet<>();
-        synchronized (fanOutLock) {
-            for (HandlerRegistration<T> handler : handlers) {
-                long period = handler.resyncPeriod.toMillis();
-                if (period > 0 && now >= handler.nextResyncMillis) {
-                    due.add(handler);
-                    handler.nextResyncMillis = now + period;
-                }
-            }
-        }
-        resyncing = due;
-        if (!due.isEmpty()) {
-            fifo.resync();
-        }
-    }
-
-    // ---- FIFO → cache → handlers (the apply loop)
+    // ---- FIFO → cache → handlers (the apply loop, on the scheduler)
 
     private void apply(FifoEntry<T> entry) {
-        boolean becameSynced = false;
-        synchronized (fanOutLock) {
-            List<Notification<T>> notifications = applier.apply(entry);
-            HandlerRegistration<T>[] targets = handlers;
-            Set<HandlerRegistration<T>> due = resyncing;
-            List<HandlerRegistration<T>> overflowed = null;
-            for (Notification<T> notification : notifications) {
-                boolean resync = notification instanceof Notification.Updated<T> u && u.isResync();
-                for (HandlerRegistration<T> handler : targets) {
-                    if ((resync && !due.contains(handler)) || (overflowed != null && overflowed.contains(handler))) {
-                        continue;
-                    }
-                    if (!handler.buffer.offer(notification)) {
-                        handler.buffer.overflow(handler.options().capacity());
-                        if (overflowed == null) {
-                            overflowed = new ArrayList<>(1);
-                        }
-                        overflowed.add(handler);
-                    }
-                }
-            }
-            if (overflowed != null) {
-                overflowed.forEach(this::remove);
-            }
-            if (entry instanceof FifoEntry.Replace<T> replace && replace.initial() && !synced) {
-                synced = true;
-                becameSynced = true;
-                for (HandlerRegistration<T> handler : handlers) {
-                    handler.buffer.offerSynced();
-                }
-            }
-        }
-        if (becameSynced) {
+        boolean becomesSynced = entry instanceof FifoEntry.Replace<T> replace && replace.initial() && !state.isSynced();
+        processor.applyAndDistribute(() -> applier.apply(entry), resync.due(), becomesSynced ? state::markSynced : null);
+        if (becomesSynced) {
             log.debug("{}: synced with {} objects", name, indexer.size());
-            emitStatus(SYNCED);
+            state.announceSynced();
         }
     }
 
@@ -514,7 +408,8 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
 
         @Override
         protected void hookOnError(Throwable error) {
-            log.error("{}: the apply loop failed; the cache no longer changes", name, error);
+            log.error("{}: the apply loop failed; the informer stops (its cache no longer changes)", name, error);
+            stop(error);
         }
     }
 
@@ -522,7 +417,7 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
 
         @Override
         public void dispose() {
-            stop();
+            stop(null);
         }
 
         @Override
@@ -539,7 +434,9 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         private String name;
         private ReflectorOptions reflectorOptions = ReflectorOptions.defaults();
         private Scheduler scheduler = Schedulers.parallel();
+        private boolean schedulerSet;
         private Scheduler deliveryScheduler;
+        private Scheduler blockingScheduler = Schedulers.boundedElastic();
         private Duration resyncPeriod = Duration.ZERO;
         private Map<String, IndexFunction<T>> indexers = Map.of();
         private int syncFailureThreshold = 3;
@@ -565,12 +462,29 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         /** Runs the resync checks and the reflector's delays and timeouts; the clock. Default {@link Schedulers#parallel()}. */
         public Builder<T> scheduler(Scheduler scheduler) {
             this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            this.schedulerSet = true;
             return this;
         }
 
-        /** Provides each handler's worker. Default: the {@link #scheduler(Scheduler) scheduler}. */
+        /**
+         * Runs the subscribers' drain tasks, and so their handlers (those not declared
+         * {@link SubscriberOptions#blocking() blocking}). Default: a work-stealing pool with a thread per
+         * core shared by every informer in the JVM, in which an idle thread takes the tasks queued behind a
+         * slow handler's call; or, when a {@link #scheduler(Scheduler) scheduler} was set (e.g. a
+         * virtual-time one in a test), that scheduler. With {@link Schedulers#parallel()} here, a fast
+         * subscriber's task dealt to the thread running a slow handler's call waits for that call.
+         */
         public Builder<T> deliveryScheduler(Scheduler deliveryScheduler) {
             this.deliveryScheduler = Objects.requireNonNull(deliveryScheduler, "deliveryScheduler");
+            return this;
+        }
+
+        /**
+         * Runs the handlers of subscribers declared {@link SubscriberOptions#blocking() blocking}.
+         * Default {@link Schedulers#boundedElastic()}.
+         */
+        public Builder<T> blockingScheduler(Scheduler blockingScheduler) {
+            this.blockingScheduler = Objects.requireNonNull(blockingScheduler, "blockingScheduler");
             return this;
         }
 
@@ -611,6 +525,10 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         public Builder<T> metrics(InformerMetrics.Provider metrics) {
             this.metrics = Objects.requireNonNull(metrics, "metrics");
             return this;
+        }
+
+        Scheduler deliveryScheduler() {
+            return deliveryScheduler != null ? deliveryScheduler : schedulerSet ? scheduler : DeliveryScheduler.shared();
         }
 
         public SharedIndexInformer<T> build() {

@@ -1,10 +1,10 @@
 package io.reactiveinformer.informer;
 
 import io.kubernetes.client.common.KubernetesObject;
+import io.reactiveinformer.api.PartialObjectMetadata;
+import io.reactiveinformer.api.ResourceType;
 import io.reactiveinformer.cache.IndexFunction;
 import io.reactiveinformer.client.KubernetesClient;
-import io.reactiveinformer.client.ResourceType;
-import io.reactiveinformer.codec.PartialObjectMetadata;
 import io.reactiveinformer.watch.ListerWatcher;
 import io.reactiveinformer.watch.ReflectorOptions;
 import java.time.Duration;
@@ -31,6 +31,7 @@ public final class SharedInformerFactory {
     private final ListerWatcherSource source;
     private final Scheduler scheduler;
     private final Scheduler deliveryScheduler;
+    private final Scheduler blockingScheduler;
     private final Duration defaultResyncPeriod;
     private final ReflectorOptions reflectorOptions;
     private final int syncFailureThreshold;
@@ -43,7 +44,9 @@ public final class SharedInformerFactory {
     private SharedInformerFactory(Builder builder) {
         this.source = builder.source;
         this.scheduler = builder.scheduler;
-        this.deliveryScheduler = builder.deliveryScheduler != null ? builder.deliveryScheduler : builder.scheduler;
+        this.deliveryScheduler = builder.deliveryScheduler != null ? builder.deliveryScheduler
+                : builder.schedulerSet ? builder.scheduler : DeliveryScheduler.shared();
+        this.blockingScheduler = builder.blockingScheduler;
         this.defaultResyncPeriod = builder.defaultResyncPeriod;
         this.reflectorOptions = builder.reflectorOptions;
         this.syncFailureThreshold = builder.syncFailureThreshold;
@@ -105,6 +108,7 @@ public final class SharedInformerFactory {
                     .reflectorOptions(reflectorOptions)
                     .scheduler(scheduler)
                     .deliveryScheduler(deliveryScheduler)
+                    .blockingScheduler(blockingScheduler)
                     .resyncPeriod(defaultResyncPeriod)
                     .syncFailureThreshold(syncFailureThreshold)
                     .metrics(metrics)
@@ -154,9 +158,10 @@ public final class SharedInformerFactory {
     }
 
     /**
-     * Stops every informer (cancelling their lists and watches, which releases their connections) and
-     * refuses new ones. The returned {@code Mono} completes once all are stopped; calling this again
-     * does nothing more.
+     * Stops every informer now (cancelling their lists and watches, which releases their connections)
+     * and refuses new ones: the work is done when this method returns, whether or not the returned
+     * {@code Mono} is subscribed. The {@code Mono} only lets a reactive caller chain on it; it
+     * completes at once. Calling this again does nothing more.
      */
     public Mono<Void> shutdown() {
         List<Disposable> stopping;
@@ -164,7 +169,8 @@ public final class SharedInformerFactory {
             shutDown = true;
             stopping = new ArrayList<>(started.values());
         }
-        return Mono.fromRunnable(() -> stopping.forEach(Disposable::dispose));
+        stopping.forEach(Disposable::dispose);
+        return Mono.empty();
     }
 
     /** The informers created so far, in creation order. */
@@ -177,7 +183,9 @@ public final class SharedInformerFactory {
 
         private final ListerWatcherSource source;
         private Scheduler scheduler = Schedulers.parallel();
+        private boolean schedulerSet;
         private Scheduler deliveryScheduler;
+        private Scheduler blockingScheduler = Schedulers.boundedElastic();
         private Duration defaultResyncPeriod = Duration.ZERO;
         private ReflectorOptions reflectorOptions = ReflectorOptions.defaults();
         private int syncFailureThreshold = 3;
@@ -190,12 +198,19 @@ public final class SharedInformerFactory {
         /** See {@link SharedIndexInformer.Builder#scheduler}. */
         public Builder scheduler(Scheduler scheduler) {
             this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            this.schedulerSet = true;
             return this;
         }
 
         /** See {@link SharedIndexInformer.Builder#deliveryScheduler}. */
         public Builder deliveryScheduler(Scheduler deliveryScheduler) {
             this.deliveryScheduler = Objects.requireNonNull(deliveryScheduler, "deliveryScheduler");
+            return this;
+        }
+
+        /** See {@link SharedIndexInformer.Builder#blockingScheduler}. */
+        public Builder blockingScheduler(Scheduler blockingScheduler) {
+            this.blockingScheduler = Objects.requireNonNull(blockingScheduler, "blockingScheduler");
             return this;
         }
 

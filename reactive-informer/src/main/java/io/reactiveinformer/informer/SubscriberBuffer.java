@@ -15,15 +15,20 @@ import reactor.core.scheduler.Scheduler;
 /**
  * One subscriber's side of the fan-out (what client-go's {@code processorListener} does with a
  * goroutine and a growing ring): the informer's apply loop {@link #offer offers} notifications without
- * ever waiting, and a drain loop on this subscriber's own {@link Scheduler.Worker} hands them to the
- * subscriber as it requests them.
+ * ever waiting, and a drain task hands them to the subscriber as it requests them.
  *
  * <p><b>Threading.</b> {@code offer}, {@code offerSynced}, {@code overflow} and {@code complete} are
- * called by the informer, serialized by its fan-out lock. The pending notifications are guarded by
- * this object's monitor, held only for a map or queue operation, never while the subscriber runs. The
- * drain loop is serialized by a work-in-progress counter and always runs on the worker, so the
- * subscriber is called on that worker only, one signal at a time, and its slowness or failure cannot
- * reach the informer or other subscribers.
+ * called by the informer, serialized by its fan-out lock. The pending notifications are guarded by a
+ * private lock, held only for a map or queue operation, never while the subscriber runs. The drain task
+ * is serialized by a work-in-progress counter and is <em>scheduled</em> on the {@link Scheduler} each
+ * time it has work, not pinned to one of its workers: it delivers for about a millisecond (at least one
+ * notification) and then, if more is pending, schedules itself again and returns. So a subscriber whose
+ * handler is slow holds a scheduler thread for one handler call at a time and the other subscribers'
+ * tasks run in between, on that thread or another: a slow subscriber delays the others by at most one
+ * of its handler calls, never by its backlog (a pinned worker would make every subscriber that shares
+ * its thread wait for the slow one's whole backlog). The subscriber is called one signal at a time,
+ * possibly on a different thread of the scheduler each run (each run happens after the previous one,
+ * through the counter); its failure reaches neither the informer nor other subscribers.
  */
 final class SubscriberBuffer<T extends KubernetesObject> implements Subscription, Runnable {
 
@@ -36,12 +41,20 @@ final class SubscriberBuffer<T extends KubernetesObject> implements Subscription
 
         /** The buffer ended, by cancel, error or completion; it takes no more offers. */
         void terminated(Throwable error);
+
+        /** The subscriber threw from {@code onNext}; {@link #terminated} follows. */
+        void handlerFailed(Notification<?> notification, Throwable error);
     }
+
+    /** How long one run of the drain task may deliver before it lets other tasks have the thread. */
+    private static final long SLICE_NANOS = 1_000_000;
 
     private final String informerName;
     private final String name;
     private final PendingNotifications<T> pending;
-    private final Scheduler.Worker worker;
+    private final Object pendingLock = new Object();
+    private final Scheduler scheduler;
+    private final boolean syncMarker;
     private final Owner owner;
     private final CoreSubscriber<? super Notification<T>> actual;
 
@@ -62,12 +75,17 @@ final class SubscriberBuffer<T extends KubernetesObject> implements Subscription
     private volatile int maxDepth;
     private boolean done;
 
-    SubscriberBuffer(String informerName, String name, PendingNotifications<T> pending, Scheduler.Worker worker,
-                     Owner owner, CoreSubscriber<? super Notification<T>> actual) {
+    /**
+     * @param scheduler  runs the drain task
+     * @param syncMarker whether the subscriber receives {@link Notification.Synced} at the sync point
+     */
+    SubscriberBuffer(String informerName, String name, PendingNotifications<T> pending, Scheduler scheduler,
+                     boolean syncMarker, Owner owner, CoreSubscriber<? super Notification<T>> actual) {
         this.informerName = informerName;
         this.name = name;
         this.pending = pending;
-        this.worker = worker;
+        this.scheduler = scheduler;
+        this.syncMarker = syncMarker;
         this.owner = owner;
         this.actual = actual;
     }
@@ -75,7 +93,7 @@ final class SubscriberBuffer<T extends KubernetesObject> implements Subscription
     /** Queues {@code n}; {@code false} when a bounded buffer is full (the caller then calls {@link #overflow}). */
     boolean offer(Notification<T> n) {
         int depth;
-        synchronized (this) {
+        synchronized (pendingLock) {
             if (!pending.offer(n)) {
                 return false;
             }
@@ -89,7 +107,7 @@ final class SubscriberBuffer<T extends KubernetesObject> implements Subscription
     }
 
     void offerSynced() {
-        synchronized (this) {
+        synchronized (pendingLock) {
             pending.offerSynced();
         }
         schedule();
@@ -109,8 +127,15 @@ final class SubscriberBuffer<T extends KubernetesObject> implements Subscription
     }
 
     int depth() {
-        synchronized (this) {
+        synchronized (pendingLock) {
             return pending.depth();
+        }
+    }
+
+    /** Whether a notification or the sync marker is still to be handed over. */
+    private boolean hasPending() {
+        synchronized (pendingLock) {
+            return pending.peek() != null;
         }
     }
 
@@ -145,15 +170,20 @@ final class SubscriberBuffer<T extends KubernetesObject> implements Subscription
         if (!ready || WIP.getAndIncrement(this) != 0) {
             return;
         }
+        reschedule();
+    }
+
+    private void reschedule() {
         try {
-            worker.schedule(this);
+            scheduler.schedule(this);
         } catch (RejectedExecutionException e) {
-            // The worker is disposed only once the drain loop has terminated: nothing is left to deliver.
+            // The scheduler was shut down: its owner is stopping everything that runs on it.
         }
     }
 
     @Override
     public void run() {
+        long sliceStart = System.nanoTime();
         int missed = 1;
         for (;;) {
             if (done) {
@@ -176,10 +206,18 @@ final class SubscriberBuffer<T extends KubernetesObject> implements Subscription
                     terminate(null);
                     return;
                 }
+                if (e != 0 && e != r && System.nanoTime() - sliceStart >= SLICE_NANOS && hasPending()) {
+                    // Let the other tasks on this thread run; WIP stays above zero, so no one else
+                    // schedules this buffer meanwhile.
+                    REQUESTED.addAndGet(this, r == Long.MAX_VALUE ? 0 : -e);
+                    reschedule();
+                    return;
+                }
                 Object next;
-                synchronized (this) {
+                synchronized (pendingLock) {
                     next = pending.peek();
-                    if (next == PendingNotifications.SYNCED || (next != null && e != r)) {
+                    boolean marker = next == PendingNotifications.SYNCED;
+                    if ((marker && !syncMarker) || (next != null && e != r)) {
                         pending.remove();
                     } else {
                         next = null;
@@ -188,24 +226,30 @@ final class SubscriberBuffer<T extends KubernetesObject> implements Subscription
                 if (next == null) {
                     break;
                 }
+                Notification<T> notification;
                 if (next == PendingNotifications.SYNCED) {
                     owner.synced();
-                    continue;
+                    if (!syncMarker) {
+                        continue;
+                    }
+                    notification = new Notification.Synced<>();
+                } else {
+                    @SuppressWarnings("unchecked")
+                    Notification<T> n = (Notification<T>) next;
+                    notification = n;
                 }
-                @SuppressWarnings("unchecked")
-                Notification<T> notification = (Notification<T>) next;
                 try {
                     actual.onNext(notification);
                 } catch (Throwable t) {
                     Exceptions.throwIfFatal(t);
-                    log.error("{}: subscriber {} failed on {}; removing it", informerName, name, notification.key(), t);
+                    owner.handlerFailed(notification, t);
                     terminate(t);
                     actual.onError(Operators.onOperatorError(this, t, notification, actual.currentContext()));
                     return;
                 }
                 e++;
             }
-            if (completing && depth() == 0) {
+            if (completing && !hasPending()) {
                 terminate(null);
                 actual.onComplete();
                 return;
@@ -222,10 +266,9 @@ final class SubscriberBuffer<T extends KubernetesObject> implements Subscription
 
     private void terminate(Throwable failure) {
         done = true;
-        synchronized (this) {
+        synchronized (pendingLock) {
             pending.clear();
         }
         owner.terminated(failure);
-        worker.dispose();
     }
 }

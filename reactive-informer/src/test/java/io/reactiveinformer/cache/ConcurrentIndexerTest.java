@@ -151,22 +151,33 @@ class ConcurrentIndexerTest {
     }
 
     @Test
-    void throwingIndexFunctionLeavesContentUnchanged() {
-        indexer.addIndexers(Map.of("picky", pod -> {
+    void throwingIndexFunctionCachesTheObjectWithoutThatIndexAndReportsIt() {
+        List<String> failures = new ArrayList<>();
+        ConcurrentIndexer<V1Pod> reporting = new ConcurrentIndexer<>(Map.of("picky", pod -> {
             if ("bad".equals(pod.getMetadata().getResourceVersion())) {
                 throw new IllegalStateException("boom");
             }
-            return List.of(pod.getMetadata().getResourceVersion());
-        }));
-        V1Pod good = pod("ns", "a", "1");
-        indexer.put(good);
+            return "null".equals(pod.getMetadata().getResourceVersion()) ? null : List.of(pod.getMetadata().getResourceVersion());
+        }), (index, key, error) -> failures.add(index + " " + key + " " + error.getMessage()));
+        reporting.put(pod("ns", "a", "1"));
+        V1Pod badA = pod("ns", "a", "bad");
+        V1Pod badB = pod("ns", "b", "bad");
+        V1Pod nullC = pod("ns", "c", "null");
 
-        assertThatThrownBy(() -> indexer.put(pod("ns", "a", "bad"))).hasMessage("boom");
-        assertThatThrownBy(() -> indexer.put(pod("ns", "b", "bad"))).hasMessage("boom");
+        reporting.put(badA);
+        reporting.put(badB);
+        reporting.put(nullC);
 
-        assertThat(indexer.list()).containsExactly(good);
-        assertThat(indexer.indexKeys("picky", "1")).containsExactly("ns/a");
-        assertThat(indexer.indexKeys(Indexer.NAMESPACE_INDEX, "ns")).containsExactly("ns/a");
+        assertThat(reporting.list()).containsExactlyInAnyOrder(badA, badB, nullC);
+        assertThat(reporting.indexValues("picky")).isEmpty();
+        assertThat(reporting.indexKeys(Indexer.NAMESPACE_INDEX, "ns")).containsExactlyInAnyOrder("ns/a", "ns/b", "ns/c");
+        assertThat(failures).containsExactly("picky ns/a boom", "picky ns/b boom",
+                "picky ns/c index function 'picky' returned null");
+
+        reporting.replaceAll(Map.of("ns/b", badB, "ns/d", pod("ns", "d", "2")));
+        assertThat(reporting.indexKeys("picky", "2")).containsExactly("ns/d");
+        assertThat(reporting.size()).isEqualTo(2);
+        assertThat(failures).hasSize(4).last().isEqualTo("picky ns/b boom");
     }
 
     @Test

@@ -1,7 +1,7 @@
 package io.reactiveinformer.e2e.client;
 
 import io.reactiveinformer.test.apiserver.KubeApiServer;
-import io.reactiveinformer.test.apiserver.KubeApiServerTest;
+import io.reactiveinformer.test.junit.KubeApiServerTest;
 
 /** {@link RestartContract} against the real kube-apiserver of {@code testenv/}. */
 @KubeApiServerTest

@@ -7,8 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Lease;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.reactiveinformer.api.PatchType;
 import io.reactiveinformer.client.KubernetesClient;
-import io.reactiveinformer.client.PatchType;
 import io.reactiveinformer.client.ResourceClient;
 import io.reactiveinformer.controller.Controller;
 import io.reactiveinformer.controller.Result;
@@ -20,7 +20,7 @@ import io.reactiveinformer.leaderelection.LeaderElector;
 import io.reactiveinformer.leaderelection.ShardElector;
 import io.reactiveinformer.test.Convergence;
 import io.reactiveinformer.test.apiserver.KubeApiServer;
-import io.reactiveinformer.test.apiserver.KubeApiServerTest;
+import io.reactiveinformer.test.junit.KubeApiServerTest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -176,7 +176,7 @@ class ControllerReplicasE2eTest {
 
     /** Every ConfigMap's current version reconciled by one of {@code replicas}, starting at or after {@code since}. */
     private boolean everyKeyReconciledSince(long since, List<Integer> replicas) {
-        Map<String, Long> current = maps.list(io.reactiveinformer.client.ListOptions.none()).block(DEADLINE).items()
+        Map<String, Long> current = maps.list(io.reactiveinformer.api.ListOptions.none()).block(DEADLINE).items()
                 .stream().collect(Collectors.toMap(m -> namespace.name + "/" + m.getMetadata().getName(),
                         m -> Long.parseLong(m.getMetadata().getResourceVersion())));
         return current.entrySet().stream().allMatch(e -> reconciles.stream().anyMatch(r -> r.key().equals(e.getKey())

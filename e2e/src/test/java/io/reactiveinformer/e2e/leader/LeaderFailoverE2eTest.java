@@ -10,7 +10,7 @@ import io.reactiveinformer.leaderelection.LeaderElector;
 import io.reactiveinformer.leaderelection.LeadershipEvent;
 import io.reactiveinformer.test.Convergence;
 import io.reactiveinformer.test.apiserver.KubeApiServer;
-import io.reactiveinformer.test.apiserver.KubeApiServerTest;
+import io.reactiveinformer.test.junit.KubeApiServerTest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -7,7 +7,7 @@ import io.kubernetes.client.openapi.models.V1PolicyRule;
 import io.kubernetes.client.openapi.models.V1Role;
 import io.kubernetes.client.openapi.models.V1RoleBinding;
 import io.kubernetes.client.openapi.models.V1RoleRef;
-import io.reactiveinformer.client.KubernetesApiException;
+import io.reactiveinformer.api.KubernetesApiException;
 import io.reactiveinformer.client.KubernetesClient;
 import io.reactiveinformer.config.ClientConfig;
 import io.reactiveinformer.leaderelection.ElectionTimings;
