@@ -68,6 +68,15 @@ public final class SharedInformerFactory {
     }
 
     /**
+     * The informer of every object of {@code resource} in all namespaces: a custom resource with its own
+     * POJO, or any resource as {@link io.reactiveinformer.codec.DynamicObject}s
+     * ({@link ResourceType#dynamic}). Started, synced and shut down with the factory's others.
+     */
+    public <T extends KubernetesObject> SharedIndexInformer<T> informer(ResourceType<T> resource) {
+        return informer(InformerSpec.of(resource));
+    }
+
+    /**
      * The metadata-only informer of an official model class's objects in all namespaces
      * ({@link InformerSpec#metadataOnly(Class)}): it caches {@link PartialObjectMetadata}, and is
      * another informer than {@code informer(model)}.
@@ -102,7 +111,11 @@ public final class SharedInformerFactory {
             ListerWatcher<T> listerWatcher = spec.isMetadataOnly()
                     ? (ListerWatcher<T>) source.metadataListerWatcher(spec.metadataOf(), spec.namespace(),
                             spec.labelSelector(), spec.fieldSelector())
-                    : source.listerWatcher(spec.type(), spec.namespace(), spec.labelSelector(), spec.fieldSelector());
+                    : spec.resource() != null
+                            ? source.listerWatcher((ResourceType<T>) spec.resource(), spec.namespace(),
+                                    spec.labelSelector(), spec.fieldSelector())
+                            : source.listerWatcher(spec.type(), spec.namespace(), spec.labelSelector(),
+                                    spec.fieldSelector());
             informer = SharedIndexInformer.builder(spec, listerWatcher)
                     .reflectorOptions(reflectorOptions)
                     .scheduler(scheduler)
