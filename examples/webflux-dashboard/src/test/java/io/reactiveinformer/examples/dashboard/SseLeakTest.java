@@ -18,11 +18,11 @@ import reactor.test.StepVerifier;
 
 /**
  * 100 SSE clients that abort right after the first bytes: the informer's subscriber count returns to
- * its baseline within the idle guard (heartbeat 100 ms, idle timeout 500 ms here).
+ * its baseline within the idle guard (heartbeat 200 ms, idle timeout 2 s here).
  */
 @SpringBootTest(classes = DashboardApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"reactive-informer.simulated.enabled=true", "reactive-informer.sse.heartbeat=100ms",
-                "reactive-informer.sse.idle-timeout=500ms"})
+        properties = {"reactive-informer.simulated.enabled=true", "reactive-informer.sse.heartbeat=200ms",
+                "reactive-informer.sse.idle-timeout=2s"})
 class SseLeakTest {
 
     private static final int CLIENTS = 100;
@@ -51,7 +51,7 @@ class SseLeakTest {
         }
         long aborted = System.nanoTime();
 
-        StepVerifier.create(Convergence.until(() -> pods.handlerCount() == baseline, Duration.ofSeconds(5),
+        StepVerifier.create(Convergence.until(() -> pods.handlerCount() == baseline, Duration.ofSeconds(6),
                         Schedulers.parallel()))
                 .expectComplete()
                 .verify(Duration.ofSeconds(10));
