@@ -10,7 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.http.codec.ServerSentEvent;
@@ -42,7 +41,7 @@ import reactor.core.scheduler.Scheduler;
  * number resends everything.
  *
  * <p><b>Idle guard</b>: a stream whose client has taken nothing, not even a heartbeat, for
- * {@code idleTimeout} is cancelled (its subscriber leaves the informer). A client that stopped reading
+ * {@code idleTimeout} is ended (its subscriber leaves the informer). A client that stopped reading
  * or whose connection died without the server noticing would otherwise hold its subscriber, and with
  * it a coalescing buffer that never overflows, until the informer stops.
  *
@@ -51,6 +50,8 @@ import reactor.core.scheduler.Scheduler;
  * Thread-safe.
  */
 public final class InformerSse {
+
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(InformerSse.class);
 
     private final Duration heartbeat;
     private final Duration idleTimeout;
@@ -87,6 +88,7 @@ public final class InformerSse {
             AtomicBoolean initial = new AtomicBoolean(true);
             AtomicLong lastTaken = new AtomicLong(now());
             Sinks.Empty<Void> ended = Sinks.empty();
+            Sinks.Empty<Void> idle = Sinks.empty();
             Flux<ServerSentEvent<Object>> events = informer.notifications(options)
                     .filter(n -> {
                         if (n instanceof Notification.Synced<T>) {
@@ -100,9 +102,12 @@ public final class InformerSse {
                     .doFinally(signal -> ended.tryEmitEmpty());
             Flux<ServerSentEvent<Object>> heartbeats = Flux.interval(heartbeat, heartbeat, scheduler)
                     .handle((tick, sink) -> {
-                        long idle = now() - lastTaken.get();
-                        if (idle >= idleTimeout.toMillis()) {
-                            sink.error(new TimeoutException("SSE client took nothing for " + idle + " ms"));
+                        long idleFor = now() - lastTaken.get();
+                        if (idleFor >= idleTimeout.toMillis()) {
+                            log.debug("{}: the SSE client took nothing for {} ms; ending its stream", options.name(),
+                                    idleFor);
+                            idle.tryEmitEmpty();
+                            sink.complete();
                         } else {
                             sink.next(tick);
                         }
@@ -110,7 +115,8 @@ public final class InformerSse {
                     .onBackpressureDrop()
                     .map(tick -> ServerSentEvent.builder().comment("heartbeat").build())
                     .takeUntilOther(ended.asMono());
-            return Flux.merge(events, heartbeats).doOnNext(e -> lastTaken.set(now()));
+            // ending normally (not with an error): the client is gone or stuck, there is no one to tell
+            return Flux.merge(events, heartbeats).takeUntilOther(idle.asMono()).doOnNext(e -> lastTaken.set(now()));
         });
     }
 

@@ -18,14 +18,15 @@ import reactor.test.StepVerifier;
 
 /**
  * 100 SSE clients that abort right after the first bytes: the informer's subscriber count returns to
- * its baseline within the idle guard (heartbeat 200 ms, idle timeout 2 s here).
+ * its baseline within the idle guard (heartbeat 500 ms, idle timeout 5 s here).
  */
 @SpringBootTest(classes = DashboardApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"reactive-informer.simulated.enabled=true", "reactive-informer.sse.heartbeat=200ms",
-                "reactive-informer.sse.idle-timeout=2s"})
+        properties = {"reactive-informer.simulated.enabled=true", "reactive-informer.sse.heartbeat=500ms",
+                "reactive-informer.sse.idle-timeout=5s"})
 class SseLeakTest {
 
     private static final int CLIENTS = 100;
+    private static final Duration IDLE_GUARD = Duration.ofSeconds(5);
 
     @LocalServerPort
     int port;
@@ -51,7 +52,7 @@ class SseLeakTest {
         }
         long aborted = System.nanoTime();
 
-        StepVerifier.create(Convergence.until(() -> pods.handlerCount() == baseline, Duration.ofSeconds(6),
+        StepVerifier.create(Convergence.until(() -> pods.handlerCount() == baseline, IDLE_GUARD.plusSeconds(1),
                         Schedulers.parallel()))
                 .expectComplete()
                 .verify(Duration.ofSeconds(10));
