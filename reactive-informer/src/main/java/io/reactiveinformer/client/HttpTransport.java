@@ -26,6 +26,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BiFunction;
+import java.util.function.UnaryOperator;
 import javax.net.ssl.SSLHandshakeException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,6 +38,7 @@ import reactor.netty.http.HttpProtocol;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.http.client.HttpClientResponse;
 import reactor.netty.resources.ConnectionProvider;
+import reactor.netty.resources.LoopResources;
 
 /**
  * The HTTP layer: one Reactor Netty client with the configuration's TLS and a connection pool sized
@@ -58,16 +60,29 @@ final class HttpTransport {
     private final ClientConfig config;
     private final KubernetesJson json;
     private final ConnectionProvider pool;
+    /** Whether {@link #dispose()} closes the pool: not when the application shares its own. */
+    private final boolean ownsPool;
     private final HttpClient http;
     private final String basePath;
 
     HttpTransport(ClientConfig config, KubernetesJson json) {
+        this(config, json, null, null, UnaryOperator.identity());
+    }
+
+    /**
+     * @param sharedPool  a pool owned by the application, or {@code null} for one of our own
+     * @param loops       event loops owned by the application, or {@code null} for Reactor Netty's global ones
+     * @param customizer  applied last to the configured client (proxy, wiretap, metrics, headers)
+     */
+    HttpTransport(ClientConfig config, KubernetesJson json, ConnectionProvider sharedPool, LoopResources loops,
+                  UnaryOperator<HttpClient> customizer) {
         this.config = config;
         this.json = json;
         URI server = config.server();
         String path = server.getRawPath() == null ? "" : server.getRawPath();
         this.basePath = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
-        this.pool = ConnectionProvider.builder("reactive-informer")
+        this.ownsPool = sharedPool == null;
+        this.pool = sharedPool != null ? sharedPool : ConnectionProvider.builder("reactive-informer")
                 .maxConnections(MAX_CONNECTIONS)
                 .pendingAcquireMaxCount(-1)
                 .maxIdleTime(Duration.ofSeconds(90))
@@ -83,7 +98,10 @@ final class HttpTransport {
             client = client.protocol(HttpProtocol.H2, HttpProtocol.HTTP11)
                     .secure(spec -> spec.sslContext(Http2SslContextSpec.forClient().configure(this::configureTls)));
         }
-        this.http = client;
+        if (loops != null) {
+            client = client.runOn(loops);
+        }
+        this.http = customizer.apply(client);
     }
 
     private SslContextBuilder configureTls(SslContextBuilder builder) {
@@ -109,7 +127,9 @@ final class HttpTransport {
     }
 
     void dispose() {
-        pool.dispose();
+        if (ownsPool) {
+            pool.dispose();
+        }
     }
 
     /**

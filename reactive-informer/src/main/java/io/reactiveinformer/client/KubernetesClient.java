@@ -9,7 +9,12 @@ import io.reactiveinformer.api.ResourceType;
 import io.reactiveinformer.api.WatchOptions;
 import io.reactiveinformer.codec.KubernetesJson;
 import io.reactiveinformer.config.ClientConfig;
+import java.util.Objects;
+import java.util.function.UnaryOperator;
 import reactor.core.publisher.Mono;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.resources.ConnectionProvider;
+import reactor.netty.resources.LoopResources;
 
 /**
  * The entry point: one connection pool and TLS setup for one API server, and typed handles on its
@@ -39,6 +44,11 @@ public final class KubernetesClient implements AutoCloseable {
     /** A client whose objects map through {@code json} (e.g. with extra Jackson modules for CRD POJOs). */
     public static KubernetesClient create(ClientConfig config, KubernetesJson json) {
         return new KubernetesClient(new HttpTransport(config, json));
+    }
+
+    /** A client with more than the configuration: mapping, HTTP client customisation, shared Netty resources. */
+    public static Builder builder(ClientConfig config) {
+        return new Builder(config);
     }
 
     /**
@@ -88,8 +98,64 @@ public final class KubernetesClient implements AutoCloseable {
         return transport.json();
     }
 
+    /**
+     * {@link #close()} closes the connection pool the client made; a {@linkplain Builder#connectionProvider
+     * shared pool} stays open for its owner to close.
+     */
     @Override
     public void close() {
         transport.dispose();
+    }
+
+    /** Configures a {@link KubernetesClient}. Not thread-safe. */
+    public static final class Builder {
+
+        private final ClientConfig config;
+        private KubernetesJson json = KubernetesJson.defaults();
+        private ConnectionProvider connectionProvider;
+        private LoopResources loopResources;
+        private UnaryOperator<HttpClient> httpClientCustomizer = UnaryOperator.identity();
+
+        private Builder(ClientConfig config) {
+            this.config = Objects.requireNonNull(config, "config");
+        }
+
+        /** The object mapping, e.g. with extra Jackson modules for CRD POJOs. */
+        public Builder json(KubernetesJson json) {
+            this.json = Objects.requireNonNull(json, "json");
+            return this;
+        }
+
+        /**
+         * A connection pool the application owns (shared with its other clients); the client does not
+         * close it. Size it for one connection per watch. Default: a pool of the client's own.
+         */
+        public Builder connectionProvider(ConnectionProvider connectionProvider) {
+            this.connectionProvider = Objects.requireNonNull(connectionProvider, "connectionProvider");
+            return this;
+        }
+
+        /** Event loops the application owns (a web server's, say). Default: Reactor Netty's global loops. */
+        public Builder loopResources(LoopResources loopResources) {
+            this.loopResources = Objects.requireNonNull(loopResources, "loopResources");
+            return this;
+        }
+
+        /**
+         * Applied to the Reactor Netty {@code HttpClient} after the client configured base URL, TLS,
+         * pool and headers: a proxy, a wiretap, metrics, more headers. Customisers added here compose
+         * in order. It must keep the base URL and TLS.
+         */
+        public Builder httpClient(UnaryOperator<HttpClient> customizer) {
+            Objects.requireNonNull(customizer, "customizer");
+            UnaryOperator<HttpClient> before = httpClientCustomizer;
+            this.httpClientCustomizer = c -> customizer.apply(before.apply(c));
+            return this;
+        }
+
+        public KubernetesClient build() {
+            return new KubernetesClient(new HttpTransport(config, json, connectionProvider, loopResources,
+                    httpClientCustomizer));
+        }
     }
 }

@@ -24,7 +24,8 @@ import tools.jackson.databind.introspect.VisibilityChecker;
  *
  * <p>The models initialise every list and map field to an empty collection, which makes "absent"
  * and "empty" indistinguishable; such fields are written only when non-empty, as the API server
- * does for its {@code omitempty} fields.
+ * does for its {@code omitempty} fields; other fields are written only when non-null, whatever the
+ * mapper's default inclusion (an application's mapper may write nulls).
  */
 final class GsonModelIntrospector extends NopAnnotationIntrospector {
 
@@ -35,6 +36,9 @@ final class GsonModelIntrospector extends NopAnnotationIntrospector {
 
     private static final JsonInclude.Value NON_EMPTY =
             JsonInclude.Value.construct(JsonInclude.Include.NON_EMPTY, JsonInclude.Include.ALWAYS);
+
+    private static final JsonInclude.Value NON_NULL =
+            JsonInclude.Value.construct(JsonInclude.Include.NON_NULL, JsonInclude.Include.ALWAYS);
 
     private static final ClassValue<Boolean> GSON_MODEL = new ClassValue<>() {
         @Override
@@ -90,6 +94,7 @@ final class GsonModelIntrospector extends NopAnnotationIntrospector {
             if (Collection.class.isAssignableFrom(type) || Map.class.isAssignableFrom(type)) {
                 return NON_EMPTY;
             }
+            return NON_NULL;
         }
         return JsonInclude.Value.empty();
     }

@@ -1,13 +1,13 @@
 package io.reactiveinformer.codec;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.kubernetes.client.custom.IntOrString;
-import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.openapi.models.V1ListMeta;
 import io.kubernetes.client.openapi.models.V1Status;
 import io.reactiveinformer.api.DecodeException;
 import io.reactiveinformer.api.DynamicObject;
+import java.io.ByteArrayOutputStream;
 import java.time.OffsetDateTime;
+import java.util.List;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.core.exc.StreamReadException;
@@ -74,29 +74,18 @@ public final class KubernetesJson {
         return new KubernetesJson(mapper);
     }
 
-    /** A mapper builder with the Kubernetes mapping configured; add modules and build. */
+    /**
+     * A mapper builder with the Kubernetes mapping ({@link KubernetesModule}) and the decoding tuning
+     * configured; add modules and build.
+     */
     public static JsonMapper.Builder mapperBuilder() {
         StringValues strings = new StringValues();
-        SimpleModule module = new SimpleModule("reactive-informer-kubernetes")
-                .addSerializer(IntOrString.class, new IntOrStringCodec.Serializer())
-                .addDeserializer(IntOrString.class, new IntOrStringCodec.Deserializer())
-                .addSerializer(Quantity.class, new QuantityCodec.Serializer())
-                .addDeserializer(Quantity.class, new QuantityCodec.Deserializer())
-                .addSerializer(OffsetDateTime.class, new TimestampCodec.Serializer())
-                .addDeserializer(OffsetDateTime.class, new TimestampCodec.Deserializer())
+        SimpleModule decoding = new SimpleModule("reactive-informer-decoding")
                 .addDeserializer(Object.class, new UntypedValueDeserializer(strings))
                 .addDeserializer(String.class, new StringValues.Deserializer(strings));
         return JsonMapper.builder()
-                .addModule(module)
-                .addModule(new SimpleModule("reactive-informer-gson-names") {
-                    private static final long serialVersionUID = 1L;
-
-                    @Override
-                    public void setupModule(SetupContext context) {
-                        super.setupModule(context);
-                        context.insertAnnotationIntrospector(new GsonModelIntrospector());
-                    }
-                })
+                .addModule(new KubernetesModule())
+                .addModule(decoding)
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                 .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)

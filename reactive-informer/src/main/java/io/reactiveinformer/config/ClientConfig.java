@@ -32,12 +32,14 @@ public final class ClientConfig {
     private final PrivateKey clientKey;
     private final Credentials credentials;
     private final String namespace;
+    private final boolean namespaceFromContext;
     private final Duration requestTimeout;
     private final Scheduler scheduler;
 
     private ClientConfig(URI server, List<X509Certificate> caCertificates, boolean insecureSkipTlsVerify,
                          List<X509Certificate> clientCertificates, PrivateKey clientKey, Credentials credentials,
-                         String namespace, Duration requestTimeout, Scheduler scheduler) {
+                         String namespace, boolean namespaceFromContext, Duration requestTimeout,
+                         Scheduler scheduler) {
         this.server = Objects.requireNonNull(server, "server");
         this.caCertificates = List.copyOf(caCertificates);
         this.insecureSkipTlsVerify = insecureSkipTlsVerify;
@@ -45,6 +47,7 @@ public final class ClientConfig {
         this.clientKey = clientKey;
         this.credentials = Objects.requireNonNull(credentials, "credentials");
         this.namespace = Objects.requireNonNull(namespace, "namespace");
+        this.namespaceFromContext = namespaceFromContext;
         this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
         if (!"https".equals(server.getScheme()) && !"http".equals(server.getScheme())) {
@@ -54,7 +57,7 @@ public final class ClientConfig {
 
     /** A plain configuration: the JDK's trusted CAs, no credentials, namespace {@code default}. */
     public static ClientConfig forServer(URI server) {
-        return new ClientConfig(server, List.of(), false, List.of(), null, Credentials.none(), "default",
+        return new ClientConfig(server, List.of(), false, List.of(), null, Credentials.none(), "default", false,
                 DEFAULT_REQUEST_TIMEOUT, Schedulers.parallel());
     }
 
@@ -154,38 +157,53 @@ public final class ClientConfig {
 
     public ClientConfig withServer(URI server) {
         return new ClientConfig(server, caCertificates, insecureSkipTlsVerify, clientCertificates, clientKey,
-                credentials, namespace, requestTimeout, scheduler);
+                credentials, namespace, namespaceFromContext, requestTimeout, scheduler);
     }
 
     public ClientConfig withCaCertificates(List<X509Certificate> caCertificates) {
         return new ClientConfig(server, caCertificates, insecureSkipTlsVerify, clientCertificates, clientKey,
-                credentials, namespace, requestTimeout, scheduler);
+                credentials, namespace, namespaceFromContext, requestTimeout, scheduler);
     }
 
     /** Turns server certificate verification off. Only for test clusters. */
     public ClientConfig withInsecureSkipTlsVerify(boolean insecureSkipTlsVerify) {
         return new ClientConfig(server, caCertificates, insecureSkipTlsVerify, clientCertificates, clientKey,
-                credentials, namespace, requestTimeout, scheduler);
+                credentials, namespace, namespaceFromContext, requestTimeout, scheduler);
     }
 
     public ClientConfig withClientCertificate(List<X509Certificate> chain, PrivateKey key) {
         return new ClientConfig(server, caCertificates, insecureSkipTlsVerify, chain, key, credentials, namespace,
-                requestTimeout, scheduler);
+                namespaceFromContext, requestTimeout, scheduler);
     }
 
     public ClientConfig withCredentials(Credentials credentials) {
         return new ClientConfig(server, caCertificates, insecureSkipTlsVerify, clientCertificates, clientKey,
-                credentials, namespace, requestTimeout, scheduler);
+                credentials, namespace, namespaceFromContext, requestTimeout, scheduler);
     }
 
+    /** The namespace of namespaced resource handles; not a {@linkplain #contextNamespace() context namespace}. */
     public ClientConfig withNamespace(String namespace) {
         return new ClientConfig(server, caCertificates, insecureSkipTlsVerify, clientCertificates, clientKey,
-                credentials, namespace, requestTimeout, scheduler);
+                credentials, namespace, false, requestTimeout, scheduler);
+    }
+
+    /** As {@link #withNamespace}, for the namespace a kubeconfig context sets. */
+    ClientConfig withContextNamespace(String namespace) {
+        return new ClientConfig(server, caCertificates, insecureSkipTlsVerify, clientCertificates, clientKey,
+                credentials, namespace, true, requestTimeout, scheduler);
+    }
+
+    /**
+     * The namespace the kubeconfig context sets, if it sets one: informer factories built on a client
+     * watch only it by default (as kubectl lists only it); empty for any other configuration.
+     */
+    public java.util.Optional<String> contextNamespace() {
+        return namespaceFromContext ? java.util.Optional.of(namespace) : java.util.Optional.empty();
     }
 
     public ClientConfig withRequestTimeout(Duration requestTimeout) {
         return new ClientConfig(server, caCertificates, insecureSkipTlsVerify, clientCertificates, clientKey,
-                credentials, namespace, requestTimeout, scheduler);
+                credentials, namespace, namespaceFromContext, requestTimeout, scheduler);
     }
 
     /**
@@ -194,7 +212,7 @@ public final class ClientConfig {
      */
     public ClientConfig withScheduler(Scheduler scheduler) {
         return new ClientConfig(server, caCertificates, insecureSkipTlsVerify, clientCertificates, clientKey,
-                credentials, namespace, requestTimeout, scheduler);
+                credentials, namespace, namespaceFromContext, requestTimeout, scheduler);
     }
 
     @Override

@@ -118,7 +118,7 @@ final class Kubeconfig {
 
         String namespace = context.body().path("namespace").asString("");
         if (!namespace.isEmpty()) {
-            config = config.withNamespace(namespace);
+            config = config.withContextNamespace(namespace);
         }
         byte[] ca = fileOrData(cluster, "certificate-authority", "certificate-authority-data");
         if (ca != null) {

@@ -19,21 +19,26 @@ import java.util.function.UnaryOperator;
  * @param fieldSelector e.g. {@code spec.nodeName=n1}, or {@code null}
  * @param transform     applied once to each object before it is cached, or {@code null} for none; it
  *                      must keep the object's namespace and name
- * @param metadataOf    for a metadata-only informer (type {@link PartialObjectMetadata}), the resource
- *                      whose objects' metadata it watches (normalized to its
- *                      {@linkplain ResourceType#metadataOnly() metadata-only} form); {@code null} otherwise
+ * @param resource      where the objects live in the API, when {@code type} alone does not say (a custom
+ *                      resource's POJO, {@link io.reactiveinformer.api.DynamicObject}); for a
+ *                      metadata-only informer (type {@link PartialObjectMetadata}) the resource whose
+ *                      objects' metadata it watches, in its {@linkplain ResourceType#metadataOnly()
+ *                      metadata-only} form; {@code null} for an official model class, whose resource
+ *                      is {@link ResourceType#of(Class)}
  * @param <T>           the object type
  */
 public record InformerSpec<T extends KubernetesObject>(Class<T> type, String namespace, String labelSelector,
                                                        String fieldSelector, UnaryOperator<T> transform,
-                                                       ResourceType<PartialObjectMetadata> metadataOf) {
+                                                       ResourceType<?> resource) {
 
     public InformerSpec {
         Objects.requireNonNull(type, "type");
-        if (metadataOf != null && type != PartialObjectMetadata.class) {
-            throw new IllegalArgumentException("a metadata-only informer holds PartialObjectMetadata, not " + type.getName());
+        if (resource != null && resource.type() != type) {
+            throw new IllegalArgumentException(resource.isMetadataOnly()
+                    ? "a metadata-only informer holds PartialObjectMetadata, not " + type.getName()
+                    : "resource " + resource.plural() + " decodes to " + resource.type().getName() + ", not "
+                            + type.getName());
         }
-        metadataOf = metadataOf == null ? null : metadataOf.metadataOnly();
         namespace = blankToNull(namespace);
         labelSelector = blankToNull(labelSelector);
         fieldSelector = blankToNull(fieldSelector);
@@ -48,6 +53,15 @@ public record InformerSpec<T extends KubernetesObject>(Class<T> type, String nam
     /** All objects of {@code type} in all namespaces, untransformed. */
     public static <T extends KubernetesObject> InformerSpec<T> of(Class<T> type) {
         return new InformerSpec<>(type, null, null, null, null);
+    }
+
+    /**
+     * All objects of {@code resource} in all namespaces, untransformed: a custom resource with its own
+     * POJO ({@code ResourceType.namespaced("example.com", "v1", "widgets", "Widget", Widget.class)}) or
+     * any resource as {@link io.reactiveinformer.api.DynamicObject}s ({@link ResourceType#dynamic}).
+     */
+    public static <T extends KubernetesObject> InformerSpec<T> of(ResourceType<T> resource) {
+        return new InformerSpec<>(resource.type(), null, null, null, null, resource);
     }
 
     /**
@@ -66,34 +80,41 @@ public record InformerSpec<T extends KubernetesObject>(Class<T> type, String nam
 
     /** Whether this informer caches only the objects' metadata (see {@link #metadataOf()}). */
     public boolean isMetadataOnly() {
-        return metadataOf != null;
+        return resource != null && resource.isMetadataOnly();
+    }
+
+    /** For a metadata-only informer, the resource whose objects' metadata it watches; {@code null} otherwise. */
+    @SuppressWarnings("unchecked")
+    public ResourceType<PartialObjectMetadata> metadataOf() {
+        return isMetadataOnly() ? (ResourceType<PartialObjectMetadata>) resource : null;
     }
 
     public InformerSpec<T> inNamespace(String namespace) {
-        return new InformerSpec<>(type, namespace, labelSelector, fieldSelector, transform, metadataOf);
+        return new InformerSpec<>(type, namespace, labelSelector, fieldSelector, transform, resource);
     }
 
     public InformerSpec<T> withLabelSelector(String labelSelector) {
-        return new InformerSpec<>(type, namespace, labelSelector, fieldSelector, transform, metadataOf);
+        return new InformerSpec<>(type, namespace, labelSelector, fieldSelector, transform, resource);
     }
 
     public InformerSpec<T> withFieldSelector(String fieldSelector) {
-        return new InformerSpec<>(type, namespace, labelSelector, fieldSelector, transform, metadataOf);
+        return new InformerSpec<>(type, namespace, labelSelector, fieldSelector, transform, resource);
     }
 
     public InformerSpec<T> withTransform(UnaryOperator<T> transform) {
-        return new InformerSpec<>(type, namespace, labelSelector, fieldSelector, transform, metadataOf);
+        return new InformerSpec<>(type, namespace, labelSelector, fieldSelector, transform, resource);
     }
 
     /**
      * A readable name, e.g. {@code V1Pod[namespace=default, labels=app=web]}, or
-     * {@code PartialObjectMetadata(pods)[...]} for a metadata-only informer.
+     * {@code PartialObjectMetadata(pods)[...]} for a metadata-only informer, {@code Widget(example.com/widgets)}
+     * for one whose resource is given.
      */
     public String displayName() {
         StringBuilder b = new StringBuilder(type.getSimpleName());
-        if (metadataOf != null) {
-            b.append('(').append(metadataOf.group().isEmpty() ? "" : metadataOf.group() + "/")
-                    .append(metadataOf.plural()).append(')');
+        if (resource != null) {
+            b.append('(').append(resource.group().isEmpty() ? "" : resource.group() + "/")
+                    .append(resource.plural()).append(')');
         }
         String sep = "[";
         if (namespace != null) {

@@ -32,6 +32,17 @@ public interface ListerWatcherSource {
                                                                 String fieldSelector);
 
     /**
+     * The list and watch calls for a resource described explicitly ({@link InformerSpec#of(ResourceType)}:
+     * custom resources, dynamic objects); the other parameters mean what they mean for
+     * {@link #listerWatcher}. The default serves it by type, which suits a source that knows its types
+     * without a resource description.
+     */
+    default <T extends KubernetesObject> ListerWatcher<T> listerWatcher(ResourceType<T> resource, String namespace,
+                                                                        String labelSelector, String fieldSelector) {
+        return listerWatcher(resource.type(), namespace, labelSelector, fieldSelector);
+    }
+
+    /**
      * The list and watch calls for the metadata of one resource's objects
      * ({@link InformerSpec#metadataOnly}); the parameters mean what they mean for
      * {@link #listerWatcher}. A source that cannot serve metadata-only informers keeps this default,
@@ -54,6 +65,13 @@ public interface ListerWatcherSource {
                                                                                String labelSelector,
                                                                                String fieldSelector) {
                 return scoped(client.resource(type), namespace);
+            }
+
+            @Override
+            public <T extends KubernetesObject> ListerWatcher<T> listerWatcher(ResourceType<T> resource,
+                                                                               String namespace, String labelSelector,
+                                                                               String fieldSelector) {
+                return scoped(client.resource(resource), namespace);
             }
 
             @Override

@@ -340,8 +340,11 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         buffer.start();
     }
 
-    /** The handlers receiving notifications now. */
-    int handlerCount() {
+    /**
+     * The subscribers receiving notifications now: a service that opens one per client request (an SSE
+     * stream) can watch that its count returns to its baseline once the clients have gone.
+     */
+    public int handlerCount() {
         return processor.handlers().length;
     }
 

@@ -36,6 +36,7 @@ public final class SharedInformerFactory {
     private final ReflectorOptions reflectorOptions;
     private final int syncFailureThreshold;
     private final InformerMetrics.Provider metrics;
+    private final String namespace;
 
     private final Map<InformerSpec<?>, SharedIndexInformer<?>> informers = new LinkedHashMap<>();
     private final Map<SharedIndexInformer<?>, Disposable> started = new LinkedHashMap<>();
@@ -51,6 +52,7 @@ public final class SharedInformerFactory {
         this.reflectorOptions = builder.reflectorOptions;
         this.syncFailureThreshold = builder.syncFailureThreshold;
         this.metrics = builder.metrics;
+        this.namespace = builder.namespace;
     }
 
     /** A factory whose informers list and watch with {@code source}. */
@@ -58,14 +60,27 @@ public final class SharedInformerFactory {
         return new Builder(source);
     }
 
-    /** A factory whose informers list and watch through {@code client}. */
+    /**
+     * A factory whose informers list and watch through {@code client}; when the kubeconfig context
+     * sets a namespace ({@link io.reactiveinformer.config.ClientConfig#contextNamespace()}), informers of
+     * namespaced resources watch only it unless their spec names another (see {@link Builder#namespace}).
+     */
     public static Builder builder(KubernetesClient client) {
-        return new Builder(ListerWatcherSource.of(client));
+        return new Builder(ListerWatcherSource.of(client)).namespace(client.config().contextNamespace().orElse(null));
     }
 
     /** The informer of every {@code type} object in all namespaces. */
     public <T extends KubernetesObject> SharedIndexInformer<T> informer(Class<T> type) {
         return informer(InformerSpec.of(type));
+    }
+
+    /**
+     * The informer of every object of {@code resource} in all namespaces: a custom resource with its own
+     * POJO, or any resource as {@link io.reactiveinformer.api.DynamicObject}s
+     * ({@link ResourceType#dynamic}). Started, synced and shut down with the factory's others.
+     */
+    public <T extends KubernetesObject> SharedIndexInformer<T> informer(ResourceType<T> resource) {
+        return informer(InformerSpec.of(resource));
     }
 
     /**
@@ -98,12 +113,19 @@ public final class SharedInformerFactory {
         if (shutDown) {
             throw new IllegalStateException("the informer factory is shut down");
         }
+        if (namespace != null && spec.namespace() == null && isNamespaced(spec)) {
+            spec = spec.inNamespace(namespace);
+        }
         SharedIndexInformer<T> informer = (SharedIndexInformer<T>) informers.get(spec);
         if (informer == null) {
             ListerWatcher<T> listerWatcher = spec.isMetadataOnly()
                     ? (ListerWatcher<T>) source.metadataListerWatcher(spec.metadataOf(), spec.namespace(),
                             spec.labelSelector(), spec.fieldSelector())
-                    : source.listerWatcher(spec.type(), spec.namespace(), spec.labelSelector(), spec.fieldSelector());
+                    : spec.resource() != null
+                            ? source.listerWatcher((ResourceType<T>) spec.resource(), spec.namespace(),
+                                    spec.labelSelector(), spec.fieldSelector())
+                            : source.listerWatcher(spec.type(), spec.namespace(), spec.labelSelector(),
+                                    spec.fieldSelector());
             informer = SharedIndexInformer.builder(spec, listerWatcher)
                     .reflectorOptions(reflectorOptions)
                     .scheduler(scheduler)
@@ -121,6 +143,17 @@ public final class SharedInformerFactory {
             informer.indexer().addIndexers(missing);
         }
         return informer;
+    }
+
+    private static boolean isNamespaced(InformerSpec<?> spec) {
+        if (spec.resource() != null) {
+            return spec.resource().namespaced();
+        }
+        try {
+            return ResourceType.of(spec.type()).namespaced();
+        } catch (IllegalArgumentException notBuiltIn) {
+            return true; // a source that knows the type by class alone: its namespace applies like a model's
+        }
     }
 
     /** Starts every informer not started yet; idempotent. Informers created later need another call. */
@@ -190,6 +223,7 @@ public final class SharedInformerFactory {
         private ReflectorOptions reflectorOptions = ReflectorOptions.defaults();
         private int syncFailureThreshold = 3;
         private InformerMetrics.Provider metrics = InformerMetrics.Provider.noop();
+        private String namespace;
 
         private Builder(ListerWatcherSource source) {
             this.source = Objects.requireNonNull(source, "source");
@@ -233,6 +267,16 @@ public final class SharedInformerFactory {
 
         public Builder metrics(InformerMetrics.Provider metrics) {
             this.metrics = Objects.requireNonNull(metrics, "metrics");
+            return this;
+        }
+
+        /**
+         * The namespace that informers of namespaced resources watch when their spec names none;
+         * {@code null} for all namespaces. {@link #builder(KubernetesClient)} sets the kubeconfig
+         * context's namespace.
+         */
+        public Builder namespace(String namespace) {
+            this.namespace = namespace == null || namespace.isEmpty() ? null : namespace;
             return this;
         }
 

@@ -64,12 +64,14 @@ class ClientConfigTest {
         ClientConfig current = ClientConfig.load(env, dir.resolve("home"), dir.resolve("sa"));
         assertThat(current.server()).isEqualTo(URI.create("https://a.example:6443"));
         assertThat(current.namespace()).isEqualTo("shop");
+        assertThat(current.contextNamespace()).contains("shop");
         assertThat(current.insecureSkipTlsVerify()).isTrue();
         StepVerifier.create(current.credentials().bearerToken()).expectNext("token-a").verifyComplete();
 
         ClientConfig beta = ClientConfig.fromKubeconfig(List.of(a, b), "beta");
         assertThat(beta.server()).isEqualTo(URI.create("https://b.example:443/prefix"));
         assertThat(beta.namespace()).isEqualTo("default");
+        assertThat(beta.contextNamespace()).isEmpty();
         assertThat(beta.insecureSkipTlsVerify()).isFalse();
         StepVerifier.create(beta.credentials().bearerToken().subscribeOn(Schedulers.parallel()))
                 .expectNext("token-b").verifyComplete();
@@ -140,6 +142,7 @@ class ClientConfigTest {
 
         assertThat(config.server()).isEqualTo(URI.create("https://[fd00::1]:443"));
         assertThat(config.namespace()).isEqualTo("controllers");
+        assertThat(config.contextNamespace()).isEmpty();
         assertThat(config.caCertificates()).containsExactly(pki.ca().certificate());
         StepVerifier.create(config.credentials().bearerToken()).expectNext("sa-token").verifyComplete();
     }

@@ -104,6 +104,19 @@ class SharedInformerFactoryTest {
     }
 
     @Test
+    void aDefaultNamespaceScopesNamespacedInformersThatNameNone() {
+        SharedInformerFactory scoped = SharedInformerFactory.builder(source).scheduler(time).namespace("shop").build();
+        SharedIndexInformer<V1Pod> pods = scoped.informer(V1Pod.class);
+        assertThat(pods.spec().namespace()).isEqualTo("shop");
+        assertThat(scoped.informer(InformerSpec.of(V1Pod.class).inNamespace("shop"))).isSameAs(pods);
+        assertThat(scoped.informer(InformerSpec.of(V1Pod.class).inNamespace("other")).spec().namespace())
+                .isEqualTo("other");
+        assertThat(scoped.informer(io.kubernetes.client.openapi.models.V1Namespace.class).spec().namespace()).isNull();
+        assertThat(source.requested).containsExactly("V1Pod/shop/null/null", "V1Pod/other/null/null",
+                "V1Namespace/null/null/null");
+    }
+
+    @Test
     void aMetadataInformerIsAnotherInformerThanTheFullOne() {
         SharedIndexInformer<V1Pod> pods = factory.informer(V1Pod.class);
         SharedIndexInformer<PartialObjectMetadata> podMetadata = factory.metadataInformer(V1Pod.class);

@@ -1,0 +1,174 @@
+package io.reactiveinformer.spring;
+
+import io.kubernetes.client.common.KubernetesObject;
+import io.reactiveinformer.informer.BufferPolicy;
+import io.reactiveinformer.informer.Notification;
+import io.reactiveinformer.informer.SharedIndexInformer;
+import io.reactiveinformer.informer.SubscriberOptions;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.springframework.http.codec.ServerSentEvent;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Scheduler;
+
+/**
+ * Server-sent event streams of an informer's notifications, for WebFlux handlers:
+ *
+ * <pre>{@code
+ * @GetMapping(path = "/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+ * Flux<ServerSentEvent<Object>> events(@RequestHeader(name = "Last-Event-ID", required = false) String lastEventId) {
+ *     return sse.stream(pods, lastEventId);
+ * }
+ * }</pre>
+ *
+ * <p>Each stream is one informer subscriber: first the cached objects ({@code added} events), then a
+ * {@code synced} event exactly after them, then live {@code added}, {@code updated} and {@code deleted}
+ * events as they happen; the data of each is the notification in {@link
+ * io.reactiveinformer.informer.NotificationModule}'s shape, its id the object's resourceVersion. A
+ * heartbeat comment goes out every {@code heartbeat}: it keeps proxies from closing a quiet stream, and
+ * writing it is how an aborted client is noticed.
+ *
+ * <p><b>Resume</b>: a client that reconnects with {@code Last-Event-ID} (browsers' {@code EventSource}
+ * do) is not sent the cached objects whose resourceVersion is not newer than that id, which it has; its
+ * {@code synced} event carries {@code keys}, every key in the cache then, so it drops the objects
+ * deleted while it was away. ResourceVersions are compared as numbers (etcd's are); an id that is not a
+ * number resends everything.
+ *
+ * <p><b>Idle guard</b>: a stream whose client has taken nothing, not even a heartbeat, for
+ * {@code idleTimeout} is ended (its subscriber leaves the informer). A client that stopped reading
+ * or whose connection died without the server noticing would otherwise hold its subscriber, and with
+ * it a coalescing buffer that never overflows, until the informer stops.
+ *
+ * <p>Backpressure: each stream has its own informer buffer with the configured {@link BufferPolicy};
+ * a slow client delays no one else. Timers run on the given scheduler (a virtual-time one in tests).
+ * Thread-safe.
+ */
+public final class InformerSse {
+
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(InformerSse.class);
+
+    private final Duration heartbeat;
+    private final Duration idleTimeout;
+    private final BufferPolicy bufferPolicy;
+    private final Scheduler scheduler;
+    private final AtomicLong streams = new AtomicLong();
+
+    public InformerSse(Duration heartbeat, Duration idleTimeout, BufferPolicy bufferPolicy, Scheduler scheduler) {
+        this.heartbeat = Objects.requireNonNull(heartbeat, "heartbeat");
+        this.idleTimeout = Objects.requireNonNull(idleTimeout, "idleTimeout");
+        this.bufferPolicy = Objects.requireNonNull(bufferPolicy, "bufferPolicy");
+        this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+        if (heartbeat.isZero() || heartbeat.isNegative() || idleTimeout.compareTo(heartbeat) < 0) {
+            throw new IllegalArgumentException("need 0 < heartbeat <= idleTimeout: " + heartbeat + ", " + idleTimeout);
+        }
+    }
+
+    /** A new stream of {@code informer}'s notifications from the start. */
+    public <T extends KubernetesObject> Flux<ServerSentEvent<Object>> stream(SharedIndexInformer<T> informer) {
+        return stream(informer, null);
+    }
+
+    /**
+     * A new stream of {@code informer}'s notifications.
+     *
+     * @param lastEventId the client's {@code Last-Event-ID} header when it resumes, else {@code null}
+     */
+    public <T extends KubernetesObject> Flux<ServerSentEvent<Object>> stream(SharedIndexInformer<T> informer,
+                                                                            String lastEventId) {
+        Objects.requireNonNull(informer, "informer");
+        long resumeAfter = resourceVersion(lastEventId);
+        return Flux.defer(() -> {
+            SubscriberOptions options = options().withName("sse-" + streams.incrementAndGet()).withSyncMarker();
+            AtomicBoolean initial = new AtomicBoolean(true);
+            AtomicLong lastTaken = new AtomicLong(now());
+            Sinks.Empty<Void> ended = Sinks.empty();
+            Sinks.Empty<Void> idle = Sinks.empty();
+            Flux<ServerSentEvent<Object>> events = informer.notifications(options)
+                    .filter(n -> {
+                        if (n instanceof Notification.Synced<T>) {
+                            initial.set(false);
+                            return true;
+                        }
+                        return !(initial.get() && resumeAfter >= 0 && n instanceof Notification.Added<T> a
+                                && resourceVersion(a.object()) <= resumeAfter);
+                    })
+                    .map(n -> event(n, informer, resumeAfter >= 0))
+                    .doFinally(signal -> ended.tryEmitEmpty());
+            Flux<ServerSentEvent<Object>> heartbeats = Flux.interval(heartbeat, heartbeat, scheduler)
+                    .handle((tick, sink) -> {
+                        long idleFor = now() - lastTaken.get();
+                        if (idleFor >= idleTimeout.toMillis()) {
+                            log.debug("{}: the SSE client took nothing for {} ms; ending its stream", options.name(),
+                                    idleFor);
+                            idle.tryEmitEmpty();
+                            sink.complete();
+                        } else {
+                            sink.next(tick);
+                        }
+                    })
+                    .onBackpressureDrop()
+                    .map(tick -> ServerSentEvent.builder().comment("heartbeat").build())
+                    .takeUntilOther(ended.asMono());
+            // ending normally (not with an error): the client is gone or stuck, there is no one to tell
+            return Flux.merge(events, heartbeats).takeUntilOther(idle.asMono()).doOnNext(e -> lastTaken.set(now()));
+        });
+    }
+
+    private SubscriberOptions options() {
+        return switch (bufferPolicy) {
+            case COALESCE -> SubscriberOptions.defaults().coalescing();
+            case UNBOUNDED -> SubscriberOptions.defaults().unbounded();
+            case BOUNDED -> SubscriberOptions.defaults().bounded(1024);
+        };
+    }
+
+    private long now() {
+        return scheduler.now(TimeUnit.MILLISECONDS);
+    }
+
+    private static <T extends KubernetesObject> ServerSentEvent<Object> event(Notification<T> n,
+                                                                              SharedIndexInformer<T> informer,
+                                                                              boolean resumed) {
+        if (n instanceof Notification.Synced<T>) {
+            ServerSentEvent.Builder<Object> synced = ServerSentEvent.builder().event("synced");
+            if (resumed) {
+                Map<String, Object> data = new LinkedHashMap<>();
+                data.put("type", "SYNCED");
+                data.put("key", "");
+                data.put("keys", informer.indexer().listKeys());
+                return synced.data(data).build();
+            }
+            return synced.data(n).build();
+        }
+        KubernetesObject object = n instanceof Notification.Added<T> a ? a.object()
+                : n instanceof Notification.Updated<T> u ? u.newObject()
+                : ((Notification.Deleted<T>) n).lastState();
+        String type = n instanceof Notification.Added<T> ? "added" : n instanceof Notification.Updated<T> ? "updated"
+                : "deleted";
+        ServerSentEvent.Builder<Object> b = ServerSentEvent.builder().event(type).data(n);
+        String rv = object.getMetadata() == null ? null : object.getMetadata().getResourceVersion();
+        return (rv == null ? b : b.id(rv)).build();
+    }
+
+    private static long resourceVersion(KubernetesObject object) {
+        return object.getMetadata() == null ? -1 : resourceVersion(object.getMetadata().getResourceVersion());
+    }
+
+    /** A resourceVersion as a number; -1 when absent or not a number (compare nothing then). */
+    private static long resourceVersion(String rv) {
+        if (rv == null || rv.isEmpty()) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(rv.trim());
+        } catch (NumberFormatException notNumeric) {
+            return -1;
+        }
+    }
+}

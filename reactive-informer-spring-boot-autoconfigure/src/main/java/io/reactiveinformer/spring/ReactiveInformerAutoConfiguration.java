@@ -1,0 +1,178 @@
+package io.reactiveinformer.spring;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.reactiveinformer.client.KubernetesClient;
+import io.reactiveinformer.codec.KubernetesModule;
+import io.reactiveinformer.config.ClientConfig;
+import io.reactiveinformer.controller.Controller;
+import io.reactiveinformer.informer.InformerMetrics;
+import io.reactiveinformer.informer.MicrometerInformerMetrics;
+import io.reactiveinformer.informer.NotificationModule;
+import io.reactiveinformer.informer.SharedIndexInformer;
+import io.reactiveinformer.informer.SharedInformerFactory;
+import io.reactiveinformer.watch.ReflectorOptions;
+import java.util.List;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.codec.ServerSentEvent;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * The client, the informer factory, the lifecycle that starts and stops informers (and controllers),
+ * health, the {@code informers} actuator endpoint, Micrometer, the Jackson modules (Boot registers
+ * {@code JacksonModule} beans in its mapper, which WebFlux's codecs use) and the SSE helper.
+ *
+ * <p>Timers of the SSE helper and of controller shutdown run on the bean named
+ * {@value #SCHEDULER_BEAN} when there is one (a virtual-time scheduler in tests), else on
+ * {@code Schedulers.parallel()}.
+ */
+@AutoConfiguration(afterName = "io.reactiveinformer.spring.SimulatedApiServerAutoConfiguration")
+@EnableConfigurationProperties(ReactiveInformerProperties.class)
+public class ReactiveInformerAutoConfiguration {
+
+    /** The name of an optional {@code Scheduler} bean for the starter's timers. */
+    public static final String SCHEDULER_BEAN = "reactiveInformerScheduler";
+
+    @Bean
+    @ConditionalOnMissingBean
+    ClientConfig reactiveInformerClientConfig(ReactiveInformerProperties properties) {
+        ClientConfig config = properties.getKubeconfig() != null
+                ? ClientConfig.fromKubeconfig(List.of(properties.getKubeconfig()), properties.getContext())
+                : properties.getContext() != null ? ClientConfig.fromKubeconfig(properties.getContext())
+                : ClientConfig.load();
+        return properties.getRequestTimeout() == null ? config : config.withRequestTimeout(properties.getRequestTimeout());
+    }
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    KubernetesClient kubernetesClient(ClientConfig config, ObjectProvider<KubernetesClientCustomizer> customizers) {
+        KubernetesClient.Builder builder = KubernetesClient.builder(config);
+        customizers.orderedStream().forEach(c -> c.customize(builder));
+        return builder.build();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    SharedInformerFactory sharedInformerFactory(KubernetesClient client, ReactiveInformerProperties properties,
+                                                ObjectProvider<InformerMetrics.Provider> metrics,
+                                                ObjectProvider<SharedInformerFactoryCustomizer> customizers) {
+        SharedInformerFactory.Builder builder = SharedInformerFactory.builder(client);
+        String namespace = properties.getNamespace();
+        if ("*".equals(namespace)) {
+            builder.namespace(null);
+        } else if (namespace != null && !namespace.isBlank()) {
+            builder.namespace(namespace);
+        }
+        ReflectorOptions reflector = ReflectorOptions.defaults().withStreamingList(properties.isStreamingList());
+        if (properties.getPageSize() != null) {
+            reflector = reflector.withPageSize(properties.getPageSize());
+        }
+        builder.reflectorOptions(reflector).defaultResyncPeriod(properties.getResyncPeriod());
+        metrics.ifAvailable(builder::metrics);
+        customizers.orderedStream().forEach(c -> c.customize(builder));
+        return builder.build();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    InformerRegistry informerRegistry(SharedInformerFactory factory, ObjectProvider<SharedIndexInformer<?>> informers) {
+        return new InformerRegistry(factory, informers);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    InformerLifecycle informerLifecycle(InformerRegistry registry, ReactiveInformerProperties properties) {
+        return new InformerLifecycle(registry, properties.isWaitForSync(), properties.getSyncTimeout());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    KubernetesModule kubernetesJacksonModule() {
+        return new KubernetesModule();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    NotificationModule notificationJacksonModule() {
+        return new NotificationModule();
+    }
+
+    private static Scheduler timers(ObjectProvider<Scheduler> scheduler) {
+        return scheduler.getIfAvailable(Schedulers::parallel);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(ServerSentEvent.class)
+    static class SseConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        InformerSse informerSse(ReactiveInformerProperties properties,
+                                @Qualifier(SCHEDULER_BEAN) ObjectProvider<Scheduler> scheduler) {
+            return new InformerSse(properties.getSse().getHeartbeat(), properties.getSse().getIdleTimeout(),
+                    properties.getBufferPolicy(), timers(scheduler));
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(Controller.class)
+    static class ControllerConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        ControllerLifecycle controllerLifecycle(ObjectProvider<Controller> controllers,
+                                                ReactiveInformerProperties properties,
+                                                @Qualifier(SCHEDULER_BEAN) ObjectProvider<Scheduler> scheduler) {
+            return new ControllerLifecycle(controllers.orderedStream().toList(),
+                    properties.getControllerShutdownTimeout(), timers(scheduler));
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(HealthIndicator.class)
+    static class HealthConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(name = "informersHealthIndicator")
+        InformersHealthIndicator informersHealthIndicator(InformerRegistry registry) {
+            return new InformersHealthIndicator(registry);
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(Endpoint.class)
+    static class EndpointConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        InformersEndpoint informersEndpoint(InformerRegistry registry) {
+            return new InformersEndpoint(registry);
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(MeterRegistry.class)
+    static class MetricsConfiguration {
+
+        /** Resolved when the first informer is built, by which time Boot's registry exists. */
+        @Bean
+        @ConditionalOnMissingBean
+        InformerMetrics.Provider reactiveInformerMetrics(ObjectProvider<MeterRegistry> registry) {
+            return (name, gauges) -> {
+                MeterRegistry meters = registry.getIfAvailable();
+                InformerMetrics.Provider provider = meters == null ? InformerMetrics.Provider.noop()
+                        : AggregateInformerMetrics.wrap(MicrometerInformerMetrics.provider(meters));
+                return provider.register(name, gauges);
+            };
+        }
+    }
+}
