@@ -53,7 +53,8 @@ import reactor.core.scheduler.Schedulers;
 class ControllerReplicasE2eTest {
 
     private static final int MAPS = 30;
-    private static final long SLACK = 2_000;
+    /** Lease writes took up to 4 s at a load average of 30 on this shared 2-core machine. */
+    private static final long SLACK = 5_000;
     /**
      * Longer than the failover test's: here three replicas write their Leases while ConfigMaps change 20
      * times a second, on a shared 2-core machine where a Lease write sometimes took 4 s.
@@ -221,7 +222,7 @@ class ControllerReplicasE2eTest {
         String second = holder(lease);
         long stopped = millis();
         handles.get(Integer.parseInt(second.substring("replica-".length()))).dispose(); // releases
-        await(() -> !holder(lease).equals(second) && !holder(lease).isEmpty(), Duration.ofSeconds(10));
+        await(() -> !holder(lease).equals(second) && !holder(lease).isEmpty(), Duration.ofSeconds(30));
         long handover = millis() - stopped;
         during(Duration.ofSeconds(3));
 

@@ -35,8 +35,11 @@ class LeaderFailoverE2eTest {
 
     private static final long LEASE = FAST.leaseDuration().toMillis();
     private static final long RETRY = FAST.retryPeriod().toMillis();
-    /** HTTP round trips and thread hand-offs on a shared 2-core machine. */
-    private static final long SLACK = 1_000;
+    /**
+     * HTTP round trips and thread hand-offs on a shared 2-core machine: at a load average of 30 a Lease
+     * write took up to a second and more.
+     */
+    private static final long SLACK = 2_000;
 
     private final KubeApiServer env;
     private LeaseNamespace namespace;
@@ -108,6 +111,8 @@ class LeaderFailoverE2eTest {
         try {
             for (int i = 0; i < count; i++) {
                 followersSee(candidates, leader);
+                // only acquisitions after the cut count (under load a leader may lose and retake its Lease)
+                acquisitions.clear();
                 long cut = millis();
                 leader.running.dispose();
                 candidates.remove(leader);
@@ -127,8 +132,8 @@ class LeaderFailoverE2eTest {
     void aLeaderStoppedWithoutReleaseIsReplacedWithinALeaseDurationAndARetryPeriod() throws InterruptedException {
         List<Long> times = failovers("no-release", false, 10);
         System.out.println("failover without release (lease 3 s, retry 0.5 s): " + LeaseNamespace.stats(times));
-        // the successor waited for the lease to run out after the leader's last renewal (at most a retry before)
-        assertThat(times).allMatch(t -> t >= LEASE - RETRY - 100, "no takeover before the lease ran out")
+        // no takeover before the lease could have run out (the last renewal was at most a renew deadline before)
+        assertThat(times).allMatch(t -> t >= LEASE - FAST.renewDeadline().toMillis(), "no early takeover")
                 .allMatch(t -> t <= LEASE + RETRY + SLACK, "a new leader within lease + retry");
     }
 
