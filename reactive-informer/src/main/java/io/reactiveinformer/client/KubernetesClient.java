@@ -1,11 +1,11 @@
 package io.reactiveinformer.client;
 
 import io.kubernetes.client.common.KubernetesObject;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
 import io.reactiveinformer.codec.KubernetesJson;
 import io.reactiveinformer.codec.PartialObjectMetadata;
 import io.reactiveinformer.config.ClientConfig;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpMethod;
 import reactor.core.publisher.Mono;
 
 /**
