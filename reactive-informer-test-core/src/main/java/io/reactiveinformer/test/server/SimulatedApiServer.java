@@ -16,6 +16,7 @@ import io.reactiveinformer.client.ResourceType;
 import io.reactiveinformer.client.WatchOptions;
 import io.reactiveinformer.config.ClientConfig;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -237,7 +238,7 @@ public final class SimulatedApiServer implements AutoCloseable {
         }
 
         static Reply text(String text) {
-            byte[] body = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            byte[] body = text.getBytes(StandardCharsets.UTF_8);
             return new Reply(200, Flux.just(body), false, body.length, "text/plain; charset=utf-8");
         }
     }
