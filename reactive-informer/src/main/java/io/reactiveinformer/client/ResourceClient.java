@@ -15,6 +15,9 @@ import io.reactiveinformer.api.WatchEvent;
 import io.reactiveinformer.api.WatchOptions;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import reactor.core.publisher.Flux;
@@ -292,12 +295,12 @@ public final class ResourceClient<T extends KubernetesObject> {
                 (response, content) -> content.then().flux()).then();
     }
 
-    private static java.util.Map<String, Object> deleteOptionsBody(DeleteOptions options, boolean dryRun) {
-        java.util.Map<String, Object> body = new java.util.LinkedHashMap<>();
+    private static Map<String, Object> deleteOptionsBody(DeleteOptions options, boolean dryRun) {
+        Map<String, Object> body = new LinkedHashMap<>();
         body.put("kind", "DeleteOptions");
         body.put("apiVersion", "v1");
         if (options.uid() != null || options.resourceVersion() != null) {
-            java.util.Map<String, String> preconditions = new java.util.LinkedHashMap<>();
+            Map<String, String> preconditions = new LinkedHashMap<>();
             if (options.uid() != null) {
                 preconditions.put("uid", options.uid());
             }
@@ -313,7 +316,7 @@ public final class ResourceClient<T extends KubernetesObject> {
             body.put("gracePeriodSeconds", options.gracePeriodSeconds());
         }
         if (dryRun) {
-            body.put("dryRun", java.util.List.of("All"));
+            body.put("dryRun", List.of("All"));
         }
         return body;
     }

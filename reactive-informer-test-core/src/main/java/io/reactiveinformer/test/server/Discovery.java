@@ -1,10 +1,12 @@
 package io.reactiveinformer.test.server;
 
 import io.reactiveinformer.api.ResourceType;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Predicate;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -97,7 +99,7 @@ final class Discovery {
 
     /** {@code /api/v1} or {@code /apis/<group>/<version>}, or {@code null} when nothing is served there. */
     static ObjectNode resourceList(List<ResourceType<?>> resources, String group, String version,
-                                   java.util.function.Predicate<ResourceType<?>> hasStatus) {
+                                   Predicate<ResourceType<?>> hasStatus) {
         ObjectNode doc = NODES.objectNode();
         doc.put("kind", "APIResourceList");
         doc.put("apiVersion", "v1");
@@ -168,7 +170,7 @@ final class Discovery {
     private static Map<String, List<String>> groups(List<ResourceType<?>> resources) {
         Map<String, List<String>> out = new LinkedHashMap<>();
         for (ResourceType<?> type : resources) {
-            List<String> versions = out.computeIfAbsent(type.group(), g -> new java.util.ArrayList<>());
+            List<String> versions = out.computeIfAbsent(type.group(), g -> new ArrayList<>());
             if (!versions.contains(type.version())) {
                 versions.add(type.version());
             }

@@ -1,5 +1,6 @@
 package io.reactiveinformer.test.server;
 
+import io.kubernetes.client.openapi.models.V1StatusDetails;
 import io.reactiveinformer.api.DeleteOptions;
 import io.reactiveinformer.api.PatchType;
 import io.reactiveinformer.api.ResourceType;
@@ -98,7 +99,7 @@ final class ObjectSemantics {
             if (owner != null && owner.path("metadata").has("deletionTimestamp")) {
                 throw new ApiError(403, "Forbidden", type.plural() + " \"" + name + "\" is forbidden: unable to create "
                         + "new content in namespace " + ns + " because it is being terminated",
-                        new io.kubernetes.client.openapi.models.V1StatusDetails().name(name).kind(type.plural()), null);
+                        new V1StatusDetails().name(name).kind(type.plural()), null);
             }
         }
         if (!meta.path("resourceVersion").asString("").isEmpty()) {

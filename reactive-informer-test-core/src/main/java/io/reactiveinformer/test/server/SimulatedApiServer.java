@@ -16,6 +16,7 @@ import io.reactiveinformer.api.WatchOptions;
 import io.reactiveinformer.client.KubernetesClient;
 import io.reactiveinformer.config.ClientConfig;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -246,7 +247,7 @@ public final class SimulatedApiServer implements AutoCloseable {
         }
 
         static Reply text(String text) {
-            byte[] body = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            byte[] body = text.getBytes(StandardCharsets.UTF_8);
             return new Reply(200, Flux.just(body), false, body.length, "text/plain; charset=utf-8");
         }
     }
