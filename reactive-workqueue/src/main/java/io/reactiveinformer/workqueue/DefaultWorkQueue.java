@@ -273,7 +273,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
 
     @Override
     public Mono<T> get() {
-        return new GetMono<>(this);
+        return GetMono.assemble(this);
     }
 
     @Override
@@ -291,7 +291,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
             throw new IllegalArgumentException("concurrency must be at least 1: " + concurrency);
         }
         Objects.requireNonNull(worker, "worker");
-        return new ProcessMono<>(this, concurrency, worker, outcomes);
+        return ProcessMono.assemble(this, concurrency, worker, outcomes);
     }
 
     /** Parks a demand; it is served at once if an item is ready or the queue is drained. */

@@ -16,8 +16,13 @@ final class GetMono<T> extends Mono<T> {
 
     private final DefaultWorkQueue<T> queue;
 
-    GetMono(DefaultWorkQueue<T> queue) {
+    private GetMono(DefaultWorkQueue<T> queue) {
         this.queue = queue;
+    }
+
+    /** Through {@code onAssembly}, so assembly hooks and {@code Hooks.onOperatorDebug()} see it. */
+    static <T> Mono<T> assemble(DefaultWorkQueue<T> queue) {
+        return onAssembly(new GetMono<>(queue));
     }
 
     @Override

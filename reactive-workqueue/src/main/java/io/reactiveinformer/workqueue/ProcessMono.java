@@ -36,7 +36,7 @@ final class ProcessMono<T> extends Mono<Void> {
      * @param outcomes whether the work's last {@link Outcome} value decides what follows success;
      *     otherwise values are ignored and success forgets
      */
-    ProcessMono(
+    private ProcessMono(
             DefaultWorkQueue<T> queue,
             int concurrency,
             Function<? super T, ? extends Publisher<?>> worker,
@@ -45,6 +45,12 @@ final class ProcessMono<T> extends Mono<Void> {
         this.concurrency = concurrency;
         this.worker = worker;
         this.outcomes = outcomes;
+    }
+
+    /** Through {@code onAssembly}, so assembly hooks and {@code Hooks.onOperatorDebug()} see it. */
+    static <T> Mono<Void> assemble(DefaultWorkQueue<T> queue, int concurrency,
+                                   Function<? super T, ? extends Publisher<?>> worker, boolean outcomes) {
+        return onAssembly(new ProcessMono<>(queue, concurrency, worker, outcomes));
     }
 
     @Override

@@ -1,23 +1,19 @@
-// In the decoders' package (a split package on the class path, where benchmarks run) because the
-// streaming decoders are internal to the client.
-package io.reactiveinformer.client;
+package io.reactiveinformer.benchmarks.codec;
 
 import io.kubernetes.client.openapi.models.V1Pod;
-import io.reactiveinformer.api.ObjectList;
+import io.kubernetes.client.openapi.models.V1PodList;
 import io.reactiveinformer.benchmarks.sidebyside.Harness;
 import io.reactiveinformer.benchmarks.sidebyside.HeapProbe;
 import io.reactiveinformer.codec.KubernetesJson;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
 /**
  * Retained heap per decoded pod with our codec, no informer: decodes a side-by-side corpus's
- * {@code list.json} (write one with {@code Corpus DIR N M}) in 64 KB chunks, as the network delivers
- * it, and prints used heap after full GC with the pods held minus after they were dropped, per pod.
+ * {@code list.json} (write one with {@code Corpus DIR N M}) and prints used heap after full GC with
+ * the pods held minus after they were dropped, per pod.
  * {@code GsonRetainedHeap} in {@code benchmarks/peers} does the same with the official client's Gson.
  * Arguments: {@code LIST_JSON [histogram]}; {@code histogram} also prints the live-object class
  * histogram (top classes) while the pods are held.
@@ -45,15 +41,7 @@ public final class RetainedHeap {
     }
 
     private static List<V1Pod> decode(Path list) throws IOException {
-        ObjectListDecoder<V1Pod> decoder = new ObjectListDecoder<>(KubernetesJson.defaults(), V1Pod.class, "list.json");
-        byte[] chunk = new byte[64 * 1024];
-        try (InputStream in = Files.newInputStream(list)) {
-            int read;
-            while ((read = in.read(chunk)) > 0) {
-                decoder.feed(ByteBuffer.wrap(chunk, 0, read));
-            }
-        }
-        ObjectList<V1Pod> page = decoder.end();
-        return page.items();
+        // the whole document at once: the retained objects are the same as after a streamed decode
+        return KubernetesJson.defaults().decode(Files.readAllBytes(list), V1PodList.class).getItems();
     }
 }
