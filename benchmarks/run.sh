@@ -12,14 +12,17 @@
 # INFORMERS informers (a count, not a timing: it runs beside the slow phase), matrix (time to synced,
 # events/s up to WATCH_MAX_N, heap per object, threads, and FANOUT_SUBSCRIBERS handlers at FANOUT_N; one
 # process per contender and run measures every N up to WATCH_MAX_N, one more per larger N), latency
-# (server write to handler at LAT_RATE events/s, once the slow phase has ended). See benchmarks/README.md.
+# (server write to handler at LAT_RATE events/s, once the slow phase has ended), isolation (lag of 8 fast
+# handlers beside a CPU-bound and a blocking one at ISO_RATE changes/s, ISO_RUNS runs). See benchmarks/README.md.
 #
 # Environment overrides: SIZES, RUNS, EVENTS (watch events per matrix corpus), WATCH_MAX_N, FANOUT_N,
 # FANOUT_SUBSCRIBERS, SYNC_DEADLINE_S (a matrix round not synced by then is reported as timed out),
 # WARMUP_N/WARMUP_EVENTS (the warm-up corpus), SEED, SKIP_BUILD=1, JVM_FLAGS (the same for every JVM
 # contender), SIDE_N (objects of the latency/slow/threads corpus), LAT_RATE, LAT_COUNT, INFORMERS,
-# SLOW_RATE, SLOW_SECONDS, SLOW_HANDLER_MS, SLOW_SAMPLE_SECONDS, PHASES (any of "slow threads matrix
-# latency"), OUT (the results directory).
+# SLOW_RATE, SLOW_SECONDS, SLOW_HANDLER_MS, SLOW_SAMPLE_SECONDS, ISO_RATE, ISO_SECONDS, ISO_CPU_MS,
+# ISO_SLEEP_MS, ISO_FAST, ISO_GRACE_S, ISO_RUNS, PHASES (any of "slow threads matrix latency isolation"),
+# OUT (the results directory), KEEP_RESULTS=1 (re-run only PHASES into OUT: the other phases' rounds
+# in raw.log and the machine record stay, the tables and charts are redrawn from both).
 # The whole script is one function, read in full before it runs: editing this file during a run
 # cannot change what the run does.
 main() {
@@ -46,11 +49,19 @@ SLOW_RATE=${SLOW_RATE:-20}
 SLOW_SECONDS=${SLOW_SECONDS:-300}
 SLOW_HANDLER_MS=${SLOW_HANDLER_MS:-5000}
 SLOW_SAMPLE_SECONDS=${SLOW_SAMPLE_SECONDS:-30}
-PHASES=${PHASES:-"slow threads matrix latency"}
+ISO_RATE=${ISO_RATE:-500}
+ISO_SECONDS=${ISO_SECONDS:-20}
+ISO_CPU_MS=${ISO_CPU_MS:-10}
+ISO_SLEEP_MS=${ISO_SLEEP_MS:-20}
+ISO_FAST=${ISO_FAST:-8}
+ISO_GRACE_S=${ISO_GRACE_S:-10}
+ISO_RUNS=${ISO_RUNS:-1}
+PHASES=${PHASES:-"slow threads matrix latency isolation"}
 MODE=full
 if [[ "${1:-}" == "--smoke" ]]; then
   SIZES=${SMOKE_SIZES:-"1000 10000"}; RUNS=1; EVENTS=${SMOKE_EVENTS:-5000}; MODE=smoke
   LAT_COUNT=${SMOKE_LAT_COUNT:-10000}; SLOW_SECONDS=${SMOKE_SLOW_SECONDS:-60}; SLOW_SAMPLE_SECONDS=10
+  ISO_SECONDS=${SMOKE_ISO_SECONDS:-10}; ISO_RUNS=1
 fi
 JVM_FLAGS=${JVM_FLAGS:-"-Xms1g -Xmx6g -XX:+UseG1GC"}
 OUT=${OUT:-$BENCH/results}
@@ -69,10 +80,18 @@ fi
 PY=python3
 if [[ -x "$BENCH/target/venv/bin/python" ]]; then PY=$BENCH/target/venv/bin/python; fi
 mkdir -p "$OUT"
-: > "$OUT/raw.log"
+KEPT_LOG= KEPT_MACHINE=
+if [[ "${KEEP_RESULTS:-0}" == 1 && -f "$OUT/raw.log" ]]; then
+  # a re-run of some phases: the other phases' rounds (their mode= is a phase word) and the record of
+  # the machine they ran on stay
+  KEPT_LOG=$(grep '^RESULT ' "$OUT/raw.log" | grep -Ev " mode=($(echo $PHASES | tr ' ' '|')) " || true)
+  KEPT_MACHINE=$(cat "$OUT/machine.txt" 2>/dev/null || true)
+fi
+if [[ -n "$KEPT_LOG" ]]; then echo "$KEPT_LOG" > "$OUT/raw.log"; else : > "$OUT/raw.log"; fi
 
 BEGAN=$(date +%s)
 {
+  if [[ -n "$KEPT_MACHINE" ]]; then echo "$KEPT_MACHINE"; echo; echo "re-run of phases: $PHASES"; fi
   echo "mode: $MODE"
   echo "date: $(date -u +%FT%TZ)"
   echo "commit: $(git -C "$ROOT" rev-parse --short HEAD)"
@@ -88,6 +107,8 @@ BEGAN=$(date +%s)
   echo "latency: $LAT_COUNT events at $LAT_RATE/s after a sync of N=$SIDE_N, first second discarded; runs $RUNS"
   echo "threads: $INFORMERS informers (one per namespace, empty lists); runs $RUNS"
   echo "slow handler: $SLOW_HANDLER_MS ms per notification, $SLOW_RATE events/s for $SLOW_SECONDS s after a sync of N=$SIDE_N, heap sampled every $SLOW_SAMPLE_SECONDS s; one run, contenders concurrently, beside the threads and matrix phases"
+  echo "isolation: $ISO_FAST fast handlers beside one burning $ISO_CPU_MS ms of CPU and one sleeping $ISO_SLEEP_MS ms per notification, $ISO_RATE changes/s for $ISO_SECONDS s after a sync of N=$SIDE_N (up to $ISO_GRACE_S s more for the fast handlers to catch up), first second discarded; runs $ISO_RUNS"
+  echo "phases: $PHASES"
 } > "$OUT/machine.txt"
 
 OURS="java $JVM_FLAGS -cp $JAR $PKG.ReactiveInformerContender"
@@ -159,13 +180,19 @@ interleaved() {
 
 phase_time() { echo "phase $1: $(( $(date +%s) - $2 )) s" >> "$OUT/machine.txt"; }
 
-# one corpus of SIDE_N objects serves the latency, slow-handler and threads phases: long enough for both streams
-SIDE_EVENTS=$(( LAT_COUNT > SLOW_RATE * SLOW_SECONDS * 100 / 99 + 200 ? LAT_COUNT : SLOW_RATE * SLOW_SECONDS * 100 / 99 + 200 ))
-if [[ " $PHASES " == *" latency "* || " $PHASES " == *" slow "* || " $PHASES " == *" threads "* ]]; then
+# one corpus of SIDE_N objects serves the latency, slow-handler, threads and isolation phases: long enough
+# for every stream
+SIDE_EVENTS=$LAT_COUNT
+for need in $(( SLOW_RATE * SLOW_SECONDS * 100 / 99 + 200 )) $(( ISO_RATE * ISO_SECONDS * 100 / 99 + 200 )); do
+  (( need > SIDE_EVENTS )) && SIDE_EVENTS=$need
+done
+if [[ " $PHASES " == *" latency "* || " $PHASES " == *" slow "* || " $PHASES " == *" threads "* \
+      || " $PHASES " == *" isolation "* ]]; then
   start_server "$BENCH/target/replay/n$SIDE_N-m$SIDE_EVENTS-s$SEED" "$SIDE_N" "$SIDE_EVENTS"
   SIDE_URL=$URL
 fi
 export LAT_RATE LAT_COUNT INFORMERS SLOW_RATE SLOW_SECONDS SLOW_HANDLER_MS SLOW_SAMPLE_SECONDS
+export ISO_RATE ISO_SECONDS ISO_CPU_MS ISO_SLEEP_MS ISO_FAST ISO_GRACE_S
 
 if [[ " $PHASES " == *" slow "* ]]; then
   t_slow=$(date +%s)
@@ -256,6 +283,17 @@ if [[ " $PHASES " == *" latency "* ]]; then
   export BENCH_MODE=latency
   for RUN in $(seq "$RUNS"); do interleaved latency 0 "${LIST[@]}"; done
   phase_time latency "$t0"
+fi
+
+if [[ " $PHASES " == *" isolation "* ]]; then
+  # after the slow phase, like latency: it measures lag, which CPU taken by other processes would inflate
+  t0=$(date +%s)
+  URL=$SIDE_URL
+  mapfile -t LIST < <(informer_contenders 1)
+  # no warm-up round: the first second of the paced stream is discarded instead
+  export BENCH_MODE=isolation
+  for RUN in $(seq "$ISO_RUNS"); do interleaved isolation 0 "${LIST[@]}"; done
+  phase_time isolation "$t0"
 fi
 stop_servers
 

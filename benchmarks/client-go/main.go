@@ -10,7 +10,8 @@
 // The environment picks the measure as for the JVM contenders (see Harness.java): BENCH_MODE
 // (matrix, latency, threads, slow), BENCH_WARMUP_SERVER, FANOUT_N, FANOUT_SUBSCRIBERS, WATCH_MAX_N,
 // SYNC_DEADLINE_S, LAT_RATE, LAT_COUNT, INFORMERS, SLOW_RATE,
-// SLOW_SECONDS, SLOW_HANDLER_MS, SLOW_SAMPLE_SECONDS, SLOW_TOGETHER.
+// SLOW_SECONDS, SLOW_HANDLER_MS, SLOW_SAMPLE_SECONDS, SLOW_TOGETHER, ISO_RATE, ISO_SECONDS, ISO_CPU_MS,
+// ISO_SLEEP_MS, ISO_FAST, ISO_GRACE_S (isolation).
 package main
 
 import (
@@ -264,6 +265,8 @@ func main() {
 			fields = threads(r.t)
 		case "slow":
 			fields = slow(r.t)
+		case "isolation":
+			fields = isolation(r.t)
 		default:
 			panic("unknown BENCH_MODE " + mode)
 		}
@@ -472,4 +475,224 @@ func slow(t *target) string {
 		mb(start), mb(end), mb(end-start), seconds, rate, handlerMs, sent, handled.Load()-before, samples, cpuSeconds()-cpuAtStart)
 	close(stop)
 	return result
+}
+
+// isoHandler is one handler of the isolation measure (IsolationRun.java): its receive stamps and its work.
+type isoHandler struct {
+	mu       sync.Mutex
+	versions []int64
+	times    []int64
+	handled  int64
+	newest   atomic.Int64
+	work     func()
+}
+
+// handle is the handler's body for a notification of the object at resourceVersion: before the stream
+// it returns at once; during it, it stamps the notification and does its work.
+func (h *isoHandler) handle(measuring *atomic.Bool, resourceVersion string) {
+	if !measuring.Load() {
+		return
+	}
+	at := time.Now().UnixMicro()
+	v, _ := strconv.ParseInt(resourceVersion, 10, 64)
+	h.mu.Lock()
+	if len(h.versions) < cap(h.versions) {
+		h.versions = append(h.versions, v)
+		h.times = append(h.times, at)
+	}
+	h.mu.Unlock()
+	if v > h.newest.Load() {
+		h.newest.Store(v)
+	}
+	h.work()
+	h.mu.Lock()
+	h.handled++
+	h.mu.Unlock()
+}
+
+func (h *isoHandler) snapshot() (versions, times []int64, handled int64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]int64(nil), h.versions...), append([]int64(nil), h.times...), h.handled
+}
+
+// threadCPU is the CPU time of the calling OS thread.
+func threadCPU() time.Duration {
+	var u syscall.Rusage
+	if err := syscall.Getrusage(1 /* RUSAGE_THREAD */, &u); err != nil {
+		panic(err)
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+}
+
+// burnCPU spends d of CPU time in a busy loop; the goroutine keeps its OS thread meanwhile, so that the
+// thread's CPU time is the goroutine's.
+func burnCPU(d time.Duration) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	end := threadCPU() + d
+	for threadCPU() < end {
+	}
+}
+
+// isoWrites is the replay server's record of the stream (/writes?keys=1), in write order.
+type isoWrites struct {
+	versions, times []int64
+	keys            []string
+	keyOf           map[int64]string
+}
+
+func parseWrites(text string) *isoWrites {
+	w := &isoWrites{keyOf: map[int64]string{}}
+	for _, line := range strings.Split(text, "\n") {
+		f := strings.Fields(line)
+		if len(f) != 3 {
+			continue
+		}
+		v, _ := strconv.ParseInt(f[0], 10, 64)
+		at, _ := strconv.ParseInt(f[1], 10, 64)
+		w.versions = append(w.versions, v)
+		w.times = append(w.times, at)
+		w.keys = append(w.keys, f[2])
+		w.keyOf[v] = f[2]
+	}
+	return w
+}
+
+// lags is, for every change written from from to end, the time until the handler's first entry with
+// that object at that version or later (receive stamps in arrival order); end minus the write for a
+// change it had not seen, counted in unseen. As IsolationRun.Writes.lags.
+func (w *isoWrites) lags(seenVersions, seenTimes []int64, from, end int64) (lags []int64, unseen int) {
+	byKey := map[string][]int{}
+	for i, v := range seenVersions {
+		if k, ok := w.keyOf[v]; ok {
+			byKey[k] = append(byKey[k], i)
+		}
+	}
+	next := map[string]int{}
+	for i, v := range w.versions {
+		arrivals := byKey[w.keys[i]]
+		at := next[w.keys[i]]
+		for at < len(arrivals) && seenVersions[arrivals[at]] < v {
+			at++
+		}
+		next[w.keys[i]] = at
+		if w.times[i] < from || w.times[i] > end {
+			continue
+		}
+		if at < len(arrivals) {
+			lags = append(lags, seenTimes[arrivals[at]]-w.times[i])
+		} else {
+			lags = append(lags, end-w.times[i])
+			unseen++
+		}
+	}
+	return lags, unseen
+}
+
+func sorted(values []int64) []int64 {
+	s := append([]int64(nil), values...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s
+}
+
+// isolation: ISO_FAST fast handlers beside one that burns ISO_CPU_MS of CPU and one that sleeps
+// ISO_SLEEP_MS per notification, each on its own processorListener goroutine, as client-go runs them.
+func isolation(t *target) string {
+	rate := envFloat("ISO_RATE", 500)
+	seconds := envFloat("ISO_SECONDS", 20)
+	grace := envFloat("ISO_GRACE_S", 10)
+	cpuMs := envFloat("ISO_CPU_MS", 10)
+	sleepMs := envFloat("ISO_SLEEP_MS", 20)
+	fast := int(envFloat("ISO_FAST", 8))
+	events := int(math.Ceil(rate * seconds * 100 / 99))
+	changes := t.notificationsIn(events)
+	last, _ := strconv.ParseInt(strings.TrimSpace(get(fmt.Sprintf("%s/last?count=%d", t.server, events))), 10, 64)
+	var measuring atomic.Bool
+	handlers := make([]*isoHandler, fast+2)
+	for i := range handlers {
+		work := func() {}
+		switch i {
+		case fast:
+			work = func() { burnCPU(time.Duration(cpuMs * float64(time.Millisecond))) }
+		case fast + 1:
+			work = func() { time.Sleep(time.Duration(sleepMs * float64(time.Millisecond))) }
+		}
+		handlers[i] = &isoHandler{versions: make([]int64, 0, changes), times: make([]int64, 0, changes), work: work}
+	}
+	factory, pods := podInformer(t, "")
+	c := newCounters(len(handlers), t.objects, 0)
+	for i, h := range handlers {
+		if _, err := pods.AddEventHandler(handlerOf(func(p *v1.Pod) {
+			h.handle(&measuring, p.ResourceVersion)
+			c.count(i)
+		})); err != nil {
+			panic(err)
+		}
+	}
+	stop := make(chan struct{})
+	factory.Start(stop)
+	waitSynced(pods)
+	c.listedWG.Wait()
+	measuring.Store(true)
+	began := time.Now()
+	t.goStream(rate*100/99, events)
+	deadline := began.Add(time.Duration((seconds + grace) * float64(time.Second)))
+	for time.Now().Before(deadline) {
+		done := true
+		for _, h := range handlers[:fast] {
+			done = done && h.newest.Load() >= last
+		}
+		if done {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	end := time.Now().UnixMicro()
+	measured := time.Since(began).Seconds()
+	measuring.Store(false)
+	type seen struct {
+		versions, times []int64
+		handled         int64
+	}
+	all := make([]seen, len(handlers))
+	for i, h := range handlers {
+		all[i].versions, all[i].times, all[i].handled = h.snapshot()
+	}
+	w := parseWrites(get(t.server + "/writes?keys=1"))
+	from := int64(0)
+	if len(w.times) > 0 {
+		from = w.times[0] + 1_000_000
+	}
+	var fastLags []int64
+	fastUnseen := 0
+	for _, s := range all[:fast] {
+		l, u := w.lags(s.versions, s.times, from, end)
+		fastLags = append(fastLags, l...)
+		fastUnseen += u
+	}
+	fastLags = sorted(fastLags)
+	cpuLags, cpuUnseen := w.lags(all[fast].versions, all[fast].times, from, end)
+	sleepLags, sleepUnseen := w.lags(all[fast+1].versions, all[fast+1].times, from, end)
+	maxLat := int64(-1000)
+	if len(fastLags) > 0 {
+		maxLat = fastLags[len(fastLags)-1]
+	}
+	unwritten := 0
+	for _, at := range w.times {
+		if at > end {
+			unwritten++
+		}
+	}
+	close(stop)
+	factory.Shutdown()
+	return fmt.Sprintf("iso_rate=%g iso_seconds=%g iso_cpu_ms=%g iso_sleep_ms=%g iso_fast_handlers=%d iso_changes=%d iso_unwritten=%d "+
+		"iso_fast_p50_ms=%.3f iso_fast_p99_ms=%.3f iso_fast_max_ms=%.3f iso_fast_samples=%d iso_fast_unseen=%d "+
+		"iso_cpu_p50_ms=%.3f iso_cpu_handled=%d iso_cpu_unseen=%d iso_sleep_p50_ms=%.3f iso_sleep_handled=%d "+
+		"iso_sleep_unseen=%d iso_measured_s=%.1f",
+		rate, seconds, cpuMs, sleepMs, fast, len(w.versions), unwritten,
+		float64(percentile(fastLags, 0.50))/1e3, float64(percentile(fastLags, 0.99))/1e3, float64(maxLat)/1e3,
+		len(fastLags), fastUnseen,
+		float64(percentile(sorted(cpuLags), 0.50))/1e3, all[fast].handled, cpuUnseen,
+		float64(percentile(sorted(sleepLags), 0.50))/1e3, all[fast+1].handled, sleepUnseen, measured)
 }

@@ -24,7 +24,7 @@ final class AggregateInformerMetrics implements InformerMetrics {
     }
 
     @Override
-    public void event(io.reactiveinformer.client.WatchEvent.Type type) {
+    public void event(io.reactiveinformer.api.WatchEvent.Type type) {
         delegate.event(type);
     }
 
@@ -34,7 +34,7 @@ final class AggregateInformerMetrics implements InformerMetrics {
     }
 
     @Override
-    public void restarted(io.reactiveinformer.client.KubernetesClientException error) {
+    public void restarted(io.reactiveinformer.api.KubernetesClientException error) {
         delegate.restarted(error);
     }
 

@@ -1,10 +1,14 @@
 package io.reactiveinformer.cache;
 
+import io.kubernetes.client.openapi.models.V1LabelSelector;
+import io.kubernetes.client.openapi.models.V1LabelSelectorRequirement;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -12,11 +16,15 @@ import java.util.regex.Pattern;
  * A label selector as the API server understands it, for filtering cached objects locally:
  * {@code app=web,tier!=db,env in (prod,staging),!canary,owner} (equality, inequality, set membership,
  * existence). {@code !=} and {@code notin} also match objects without the label, as on the server.
- * Immutable and thread-safe.
+ * Keys and values are checked against the API server's label syntax (a key is an optional DNS
+ * subdomain prefix and {@code /}, then a name of at most 63 characters; a value is empty or such a
+ * name). Immutable and thread-safe.
  */
 public final class LabelSelector {
 
     private static final LabelSelector EVERYTHING = new LabelSelector(List.of(), "");
+    private static final Pattern NAME = Pattern.compile("^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)$");
+    private static final Pattern PREFIX = Pattern.compile("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$");
     private static final Pattern SET_REQUIREMENT = Pattern.compile("^([^\\s!=()]+)\\s+(in|notin)\\s*\\((.*)\\)$");
 
     private enum Operator { EQUALS, NOT_EQUALS, IN, NOT_IN, EXISTS, DOES_NOT_EXIST }
@@ -47,15 +55,64 @@ public final class LabelSelector {
         return EVERYTHING;
     }
 
-    /** A selector matching objects that carry all of {@code labels} (a {@code matchLabels}). */
+    /**
+     * A selector matching objects that carry all of {@code labels} (a {@code matchLabels}).
+     *
+     * @throws IllegalArgumentException when a key or value is not valid label syntax
+     */
     public static LabelSelector matchLabels(Map<String, String> labels) {
+        return of(new V1LabelSelector().matchLabels(labels));
+    }
+
+    /**
+     * The selector an object spec holds (e.g. a Deployment's {@code spec.selector}): its
+     * {@code matchLabels} and {@code matchExpressions} ({@code In}, {@code NotIn}, {@code Exists},
+     * {@code DoesNotExist}) all must match. An empty selector selects everything. (client-go reads a
+     * missing selector as matching nothing; decide that before calling, this method needs one.)
+     *
+     * @throws IllegalArgumentException for an unknown operator, values where none are allowed or none
+     *                                  where some are required, or invalid key or value syntax
+     */
+    public static LabelSelector of(V1LabelSelector selector) {
+        Objects.requireNonNull(selector, "selector");
         List<Requirement> requirements = new ArrayList<>();
-        StringBuilder text = new StringBuilder();
-        labels.forEach((key, value) -> {
-            requirements.add(new Requirement(key, Operator.EQUALS, Set.of(value)));
-            text.append(text.length() == 0 ? "" : ",").append(key).append('=').append(value);
-        });
-        return new LabelSelector(List.copyOf(requirements), text.toString());
+        List<String> text = new ArrayList<>();
+        String described = String.valueOf(selector).replace('\n', ' ');
+        if (selector.getMatchLabels() != null) {
+            new java.util.TreeMap<>(selector.getMatchLabels()).forEach((key, value) -> {
+                requirements.add(new Requirement(key(key, described), Operator.EQUALS, Set.of(value(value, described))));
+                text.add(key + "=" + value);
+            });
+        }
+        if (selector.getMatchExpressions() != null) {
+            for (V1LabelSelectorRequirement expression : selector.getMatchExpressions()) {
+                String key = key(expression.getKey(), described);
+                List<String> values = expression.getValues() == null ? List.of() : expression.getValues();
+                Set<String> checked = new TreeSet<>();
+                values.forEach(v -> checked.add(value(v, described)));
+                String operator = String.valueOf(expression.getOperator());
+                switch (operator) {
+                    case "In", "NotIn" -> {
+                        if (checked.isEmpty()) {
+                            throw invalid(described, operator + " needs values");
+                        }
+                        boolean in = operator.equals("In");
+                        requirements.add(new Requirement(key, in ? Operator.IN : Operator.NOT_IN, Set.copyOf(checked)));
+                        text.add(key + (in ? " in (" : " notin (") + String.join(",", checked) + ")");
+                    }
+                    case "Exists", "DoesNotExist" -> {
+                        if (!checked.isEmpty()) {
+                            throw invalid(described, operator + " takes no values");
+                        }
+                        boolean exists = operator.equals("Exists");
+                        requirements.add(new Requirement(key, exists ? Operator.EXISTS : Operator.DOES_NOT_EXIST, Set.of()));
+                        text.add(exists ? key : "!" + key);
+                    }
+                    default -> throw invalid(described, "unknown operator " + operator);
+                }
+            }
+        }
+        return requirements.isEmpty() ? EVERYTHING : new LabelSelector(List.copyOf(requirements), String.join(",", text));
     }
 
     /**
@@ -99,10 +156,10 @@ public final class LabelSelector {
         if (set.matches()) {
             Set<String> values = new HashSet<>();
             for (String value : set.group(3).split(",")) {
-                values.add(checked(value.trim(), selector));
+                values.add(value(value.trim(), selector));
             }
             Operator operator = set.group(2).equals("in") ? Operator.IN : Operator.NOT_IN;
-            return new Requirement(checked(set.group(1), selector), operator, Set.copyOf(values));
+            return new Requirement(key(set.group(1), selector), operator, Set.copyOf(values));
         }
         int notEquals = part.indexOf("!=");
         if (notEquals > 0) {
@@ -117,29 +174,43 @@ public final class LabelSelector {
             return binary(part, equals, 1, Operator.EQUALS, selector);
         }
         if (part.startsWith("!")) {
-            return new Requirement(checked(part.substring(1).trim(), selector), Operator.DOES_NOT_EXIST, Set.of());
+            return new Requirement(key(part.substring(1).trim(), selector), Operator.DOES_NOT_EXIST, Set.of());
         }
-        return new Requirement(checked(part, selector), Operator.EXISTS, Set.of());
+        return new Requirement(key(part, selector), Operator.EXISTS, Set.of());
     }
 
     private static Requirement binary(String part, int at, int width, Operator operator, String selector) {
-        String key = checked(part.substring(0, at).trim(), selector);
-        String value = part.substring(at + width).trim();
-        if (value.contains("=") || value.contains(" ")) {
-            throw invalid(selector);
-        }
-        return new Requirement(key, operator, Set.of(value));
+        String key = key(part.substring(0, at).trim(), selector);
+        return new Requirement(key, operator, Set.of(value(part.substring(at + width).trim(), selector)));
     }
 
-    private static String checked(String token, String selector) {
-        if (token.isEmpty() || token.chars().anyMatch(c -> c == '(' || c == ')' || c == '!' || c == '=' || Character.isWhitespace(c))) {
-            throw invalid(selector);
+    private static String key(String key, String selector) {
+        if (key == null) {
+            throw invalid(selector, "a requirement without key");
         }
-        return token;
+        int slash = key.indexOf('/');
+        String name = slash < 0 ? key : key.substring(slash + 1);
+        if (slash >= 0) {
+            String prefix = key.substring(0, slash);
+            if (prefix.isEmpty() || prefix.length() > 253 || !PREFIX.matcher(prefix).matches()) {
+                throw invalid(selector, "invalid key prefix '" + prefix + "'");
+            }
+        }
+        if (!NAME.matcher(name).matches()) {
+            throw invalid(selector, "invalid key '" + key + "'");
+        }
+        return key;
     }
 
-    private static IllegalArgumentException invalid(String selector) {
-        return new IllegalArgumentException("invalid label selector: '" + selector + "'");
+    private static String value(String value, String selector) {
+        if (value == null || (!value.isEmpty() && !NAME.matcher(value).matches())) {
+            throw invalid(selector, "invalid value '" + value + "'");
+        }
+        return value;
+    }
+
+    private static IllegalArgumentException invalid(String selector, String problem) {
+        return new IllegalArgumentException("invalid label selector '" + selector + "': " + problem);
     }
 
     /** Whether {@code labels} (possibly {@code null}: no labels) satisfy every requirement. */

@@ -10,7 +10,9 @@ import tools.jackson.databind.deser.jdk.StringDeserializer;
  * objects keeps {@code "IfNotPresent"}, {@code "True"}, a namespace or an image name once rather than
  * once per object. Jackson already does this for property names, not for values.
  *
- * <p>A direct-mapped table of {@value #SLOTS} slots shared by every decoding thread: a value replaces
+ * <p>One table per mapper ({@link KubernetesJson#mapperBuilder()} makes a new one), so two clients
+ * with their own mappers do not evict each other's values. A direct-mapped table of {@value #SLOTS}
+ * slots shared by every thread decoding with that mapper: a value replaces
  * whatever its slot held, so the table needs no lock, never grows, and keeps the values that keep
  * coming. Racy reads and writes are safe because a {@code String} is immutable and safely published
  * through its final fields; a torn slot (hash of one string, reference to another) fails the
@@ -22,28 +24,25 @@ final class StringValues {
     static final int SLOTS = 8192;
     static final int MAX_LENGTH = 64;
 
-    private static final String[] TABLE = new String[SLOTS];
+    private final String[] table = new String[SLOTS];
     /** Each slot's hash, checked first so a miss does not touch the held string's memory. */
-    private static final int[] HASHES = new int[SLOTS];
-
-    private StringValues() {
-    }
+    private final int[] hashes = new int[SLOTS];
 
     /** {@code value}, or an equal instance seen before. */
-    static String canonical(String value) {
+    String canonical(String value) {
         if (value.length() > MAX_LENGTH) {
             return value;
         }
         int h = value.hashCode();
         int slot = (h ^ (h >>> 16)) & (SLOTS - 1);
-        if (HASHES[slot] == h) {
-            String known = TABLE[slot];
+        if (hashes[slot] == h) {
+            String known = table[slot];
             if (known != null && known.equals(value)) {
                 return known;
             }
         }
-        TABLE[slot] = value;
-        HASHES[slot] = h;
+        table[slot] = value;
+        hashes[slot] = h;
         return value;
     }
 
@@ -52,10 +51,16 @@ final class StringValues {
 
         private static final long serialVersionUID = 1L;
 
+        private final transient StringValues values;
+
+        Deserializer(StringValues values) {
+            this.values = values;
+        }
+
         @Override
         public String deserialize(JsonParser p, DeserializationContext ctxt) {
             if (p.currentToken() == JsonToken.VALUE_STRING) {
-                return canonical(p.getString());
+                return values.canonical(p.getString());
             }
             return super.deserialize(p, ctxt);
         }

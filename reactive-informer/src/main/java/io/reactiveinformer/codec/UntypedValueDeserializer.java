@@ -28,13 +28,15 @@ final class UntypedValueDeserializer extends ValueDeserializer<Object> {
 
     private static final String FIELDS_V1 = "V1ManagedFieldsEntry.fieldsV1";
 
+    private final StringValues strings;
     private final boolean shareEmptyMaps;
 
-    UntypedValueDeserializer() {
-        this(false);
+    UntypedValueDeserializer(StringValues strings) {
+        this(strings, false);
     }
 
-    private UntypedValueDeserializer(boolean shareEmptyMaps) {
+    private UntypedValueDeserializer(StringValues strings, boolean shareEmptyMaps) {
+        this.strings = strings;
         this.shareEmptyMaps = shareEmptyMaps;
     }
 
@@ -42,7 +44,7 @@ final class UntypedValueDeserializer extends ValueDeserializer<Object> {
     public ValueDeserializer<?> createContextual(DeserializationContext ctxt, BeanProperty property) {
         if (property != null && property.getMember() != null
                 && FIELDS_V1.equals(property.getMember().getDeclaringClass().getSimpleName() + "." + property.getName())) {
-            return new UntypedValueDeserializer(true);
+            return new UntypedValueDeserializer(strings, true);
         }
         return this;
     }
@@ -67,7 +69,7 @@ final class UntypedValueDeserializer extends ValueDeserializer<Object> {
             case START_ARRAY:
                 return list(p, ctxt);
             case VALUE_STRING:
-                return StringValues.canonical(p.getString());
+                return strings.canonical(p.getString());
             case VALUE_NUMBER_INT:
                 if (ctxt.isEnabled(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)) {
                     return p.getBigIntegerValue();

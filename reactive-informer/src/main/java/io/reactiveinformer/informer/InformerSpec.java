@@ -1,8 +1,8 @@
 package io.reactiveinformer.informer;
 
 import io.kubernetes.client.common.KubernetesObject;
-import io.reactiveinformer.client.ResourceType;
-import io.reactiveinformer.codec.PartialObjectMetadata;
+import io.reactiveinformer.api.PartialObjectMetadata;
+import io.reactiveinformer.api.ResourceType;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
 
@@ -20,7 +20,7 @@ import java.util.function.UnaryOperator;
  * @param transform     applied once to each object before it is cached, or {@code null} for none; it
  *                      must keep the object's namespace and name
  * @param resource      where the objects live in the API, when {@code type} alone does not say (a custom
- *                      resource's POJO, {@link io.reactiveinformer.codec.DynamicObject}); for a
+ *                      resource's POJO, {@link io.reactiveinformer.api.DynamicObject}); for a
  *                      metadata-only informer (type {@link PartialObjectMetadata}) the resource whose
  *                      objects' metadata it watches, in its {@linkplain ResourceType#metadataOnly()
  *                      metadata-only} form; {@code null} for an official model class, whose resource
@@ -58,7 +58,7 @@ public record InformerSpec<T extends KubernetesObject>(Class<T> type, String nam
     /**
      * All objects of {@code resource} in all namespaces, untransformed: a custom resource with its own
      * POJO ({@code ResourceType.namespaced("example.com", "v1", "widgets", "Widget", Widget.class)}) or
-     * any resource as {@link io.reactiveinformer.codec.DynamicObject}s ({@link ResourceType#dynamic}).
+     * any resource as {@link io.reactiveinformer.api.DynamicObject}s ({@link ResourceType#dynamic}).
      */
     public static <T extends KubernetesObject> InformerSpec<T> of(ResourceType<T> resource) {
         return new InformerSpec<>(resource.type(), null, null, null, null, resource);

@@ -4,22 +4,26 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
-import io.reactiveinformer.client.KubernetesClientException;
-import io.reactiveinformer.client.WatchEvent;
+import io.reactiveinformer.api.KubernetesClientException;
+import io.reactiveinformer.api.WatchEvent;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.IntSupplier;
 
 /**
- * Micrometer binding of {@link InformerMetrics}, every meter tagged {@code informer=<name>}:
+ * Micrometer binding of {@link InformerMetrics}, every meter tagged {@code informer=<name>}, with
+ * dotted names (a Prometheus registry renders them as given in parentheses):
  * <ul>
- *   <li>{@code informer_events_total{type}}: watch events by type (ADDED, MODIFIED, DELETED, BOOKMARK);</li>
- *   <li>{@code informer_relists_total}: completed lists and relists;</li>
- *   <li>{@code informer_watch_restarts_total{error}}: failed lists or watches, by error class;</li>
- *   <li>{@code informer_last_sync_age_seconds}: time since the cache last caught up with the server;</li>
- *   <li>{@code informer_subscriber_buffer_depth{subscriber}}: pending notifications of each live
- *       subscriber, removed when the subscriber ends.</li>
+ *   <li>{@code informer.events{type}} ({@code informer_events_total}): watch events by type (ADDED,
+ *       MODIFIED, DELETED, BOOKMARK);</li>
+ *   <li>{@code informer.relists} ({@code informer_relists_total}): completed lists and relists;</li>
+ *   <li>{@code informer.watch.restarts{error}} ({@code informer_watch_restarts_total}): failed lists or
+ *       watches, by error class;</li>
+ *   <li>{@code informer.last.sync.age} ({@code informer_last_sync_age_seconds}): time since the cache
+ *       last caught up with the server;</li>
+ *   <li>{@code informer.subscriber.buffer.depth{subscriber}} ({@code informer_subscriber_buffer_depth}):
+ *       pending notifications of each live subscriber, removed when the subscriber ends.</li>
  * </ul>
  *
  * <p>Only this class touches Micrometer; an informer built without it runs without Micrometer on the
@@ -36,16 +40,16 @@ public final class MicrometerInformerMetrics implements InformerMetrics {
         this.registry = registry;
         this.tags = Tags.of("informer", informerName);
         for (WatchEvent.Type type : WatchEvent.Type.values()) {
-            events.put(type, Counter.builder("informer_events_total")
+            events.put(type, Counter.builder("informer.events")
                     .tags(tags.and("type", type.name()))
                     .description("Watch events received, by type")
                     .register(registry));
         }
-        relists = Counter.builder("informer_relists_total")
+        relists = Counter.builder("informer.relists")
                 .tags(tags)
                 .description("Completed lists and relists")
                 .register(registry);
-        Gauge.builder("informer_last_sync_age_seconds", gauges, Gauges::lastSyncAgeSeconds)
+        Gauge.builder("informer.last.sync.age", gauges, Gauges::lastSyncAgeSeconds)
                 .tags(tags)
                 .baseUnit("seconds")
                 .description("Seconds since the cache last caught up with the server")
@@ -70,7 +74,7 @@ public final class MicrometerInformerMetrics implements InformerMetrics {
 
     @Override
     public void restarted(KubernetesClientException error) {
-        Counter.builder("informer_watch_restarts_total")
+        Counter.builder("informer.watch.restarts")
                 .tags(tags.and("error", error.getClass().getSimpleName()))
                 .description("Failed lists or watches, restarted after a backoff")
                 .register(registry)
@@ -79,7 +83,7 @@ public final class MicrometerInformerMetrics implements InformerMetrics {
 
     @Override
     public Runnable subscriberAdded(String subscriber, IntSupplier bufferDepth) {
-        Gauge gauge = Gauge.builder("informer_subscriber_buffer_depth", bufferDepth, depth -> depth.getAsInt())
+        Gauge gauge = Gauge.builder("informer.subscriber.buffer.depth", bufferDepth, depth -> depth.getAsInt())
                 .tags(tags.and("subscriber", subscriber))
                 .description("Notifications waiting for the subscriber")
                 .strongReference(true)

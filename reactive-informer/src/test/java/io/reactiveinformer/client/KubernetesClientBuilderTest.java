@@ -3,6 +3,7 @@ package io.reactiveinformer.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1Pod;
+import io.reactiveinformer.api.ListOptions;
 import io.reactiveinformer.codec.Fixtures;
 import io.reactiveinformer.config.ClientConfig;
 import java.net.URI;

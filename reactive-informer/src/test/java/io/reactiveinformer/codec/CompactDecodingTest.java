@@ -107,12 +107,23 @@ class CompactDecodingTest {
     void longStringsAreNotCanonicalisedAndShortOnesAreEqual() {
         String longValue = "x".repeat(StringValues.MAX_LENGTH + 1);
         String copy = new String(longValue.toCharArray());
-        assertThat(StringValues.canonical(copy)).isSameAs(copy);
+        StringValues values = new StringValues();
+        assertThat(values.canonical(copy)).isSameAs(copy);
 
         String a = new String("only-in-this-test".toCharArray());
         String b = new String("only-in-this-test".toCharArray());
-        assertThat(StringValues.canonical(a)).isSameAs(a);
-        assertThat(StringValues.canonical(b)).isEqualTo("only-in-this-test").isSameAs(a);
+        assertThat(values.canonical(a)).isSameAs(a);
+        assertThat(values.canonical(b)).isEqualTo("only-in-this-test").isSameAs(a);
+    }
+
+    @Test
+    void eachMapperHasItsOwnStringTable() {
+        byte[] bytes = Fixtures.bytes("pod.json");
+        V1Pod shared = json.decode(bytes, V1Pod.class);
+        V1Pod own = KubernetesJson.of(KubernetesJson.mapperBuilder().build()).decode(bytes, V1Pod.class);
+
+        String policy = shared.getSpec().getContainers().get(0).getImagePullPolicy();
+        assertThat(own.getSpec().getContainers().get(0).getImagePullPolicy()).isEqualTo(policy).isNotSameAs(policy);
     }
 
     @Test

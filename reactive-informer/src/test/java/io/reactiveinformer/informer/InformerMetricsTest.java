@@ -32,7 +32,7 @@ class InformerMetricsTest {
             }
         };
         informer.notifications(SubscriberOptions.defaults().withName("idle")).subscribe(idle);
-        assertThat(registry.get("informer_last_sync_age_seconds").gauge().value()).isNaN();
+        assertThat(registry.get("informer.last.sync.age").gauge().value()).isNaN();
         Disposable stop = informer.start();
         time.advanceTimeBy(Duration.ofMillis(800));
 
@@ -43,21 +43,21 @@ class InformerMetricsTest {
         server.bookmark();
         time.advanceTimeBy(Duration.ofSeconds(3));
 
-        assertThat(registry.get("informer_events_total").tag("informer", "pods").tag("type", "ADDED").counter().count())
+        assertThat(registry.get("informer.events").tag("informer", "pods").tag("type", "ADDED").counter().count())
                 .isEqualTo(2);
-        assertThat(registry.get("informer_events_total").tag("type", "MODIFIED").counter().count()).isEqualTo(1);
-        assertThat(registry.get("informer_events_total").tag("type", "DELETED").counter().count()).isEqualTo(1);
-        assertThat(registry.get("informer_events_total").tag("type", "BOOKMARK").counter().count()).isEqualTo(1);
-        assertThat(registry.get("informer_relists_total").counter().count()).isEqualTo(1);
-        assertThat(registry.get("informer_watch_restarts_total").tag("error", "Forbidden").counter().count())
+        assertThat(registry.get("informer.events").tag("type", "MODIFIED").counter().count()).isEqualTo(1);
+        assertThat(registry.get("informer.events").tag("type", "DELETED").counter().count()).isEqualTo(1);
+        assertThat(registry.get("informer.events").tag("type", "BOOKMARK").counter().count()).isEqualTo(1);
+        assertThat(registry.get("informer.relists").counter().count()).isEqualTo(1);
+        assertThat(registry.get("informer.watch.restarts").tag("error", "Forbidden").counter().count())
                 .isEqualTo(1);
-        assertThat(registry.get("informer_last_sync_age_seconds").gauge().value()).isEqualTo(3.0);
+        assertThat(registry.get("informer.last.sync.age").gauge().value()).isEqualTo(3.0);
         // Coalesced: p1 (add merged with update) and p2 (add then delete).
-        assertThat(registry.get("informer_subscriber_buffer_depth").tag("subscriber", "idle").gauge().value())
+        assertThat(registry.get("informer.subscriber.buffer.depth").tag("subscriber", "idle").gauge().value())
                 .isEqualTo(2);
 
         idle.dispose();
-        assertThat(registry.find("informer_subscriber_buffer_depth").gauges()).isEmpty();
+        assertThat(registry.find("informer.subscriber.buffer.depth").gauges()).isEmpty();
         stop.dispose();
     }
 }

@@ -10,12 +10,14 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Micrometer binding of {@link WorkQueueMetrics} with client-go's metric names, tagged
- * {@code name=<queue name>}: {@code workqueue_depth}, {@code workqueue_adds_total},
- * {@code workqueue_queue_duration_seconds}, {@code workqueue_work_duration_seconds},
- * {@code workqueue_unfinished_work_seconds}, {@code workqueue_longest_running_processor_seconds},
- * {@code workqueue_retries_total}. The names already carry Prometheus' suffixes, so a Prometheus
- * registry exposes them unchanged. The two timers publish client-go's histogram buckets
+ * Micrometer binding of {@link WorkQueueMetrics}, tagged {@code name=<queue name>}, with Micrometer's
+ * dotted names that a Prometheus registry renders as client-go's metric names:
+ * {@code workqueue.depth} ({@code workqueue_depth}), {@code workqueue.adds} ({@code workqueue_adds_total}),
+ * {@code workqueue.queue.duration} ({@code workqueue_queue_duration_seconds}), {@code workqueue.work.duration}
+ * ({@code workqueue_work_duration_seconds}), {@code workqueue.unfinished.work}
+ * ({@code workqueue_unfinished_work_seconds}), {@code workqueue.longest.running.processor}
+ * ({@code workqueue_longest_running_processor_seconds}), {@code workqueue.retries}
+ * ({@code workqueue_retries_total}). The two timers publish client-go's histogram buckets
  * (10 ns to 1000 s, factor 10).
  *
  * <p>Only this class touches Micrometer; a queue built without it runs without Micrometer on the
@@ -32,34 +34,34 @@ public final class MicrometerWorkQueueMetrics implements WorkQueueMetrics {
 
     private MicrometerWorkQueueMetrics(MeterRegistry registry, String queueName, Gauges gauges) {
         Tags tags = Tags.of("name", queueName);
-        Gauge.builder("workqueue_depth", gauges, Gauges::depth)
+        Gauge.builder("workqueue.depth", gauges, Gauges::depth)
                 .tags(tags)
                 .description("Current depth of the work queue")
                 .register(registry);
-        Gauge.builder("workqueue_unfinished_work_seconds", gauges, Gauges::unfinishedWorkSeconds)
+        Gauge.builder("workqueue.unfinished.work", gauges, Gauges::unfinishedWorkSeconds)
                 .tags(tags)
                 .baseUnit("seconds")
                 .description("Seconds of work in progress not yet observed by work_duration; large values mean stuck workers")
                 .register(registry);
-        Gauge.builder("workqueue_longest_running_processor_seconds", gauges, Gauges::longestRunningProcessorSeconds)
+        Gauge.builder("workqueue.longest.running.processor", gauges, Gauges::longestRunningProcessorSeconds)
                 .tags(tags)
                 .baseUnit("seconds")
                 .description("Seconds the longest running processor of the work queue has been running")
                 .register(registry);
-        adds = Counter.builder("workqueue_adds_total")
+        adds = Counter.builder("workqueue.adds")
                 .tags(tags)
                 .description("Total number of adds handled by the work queue")
                 .register(registry);
-        retries = Counter.builder("workqueue_retries_total")
+        retries = Counter.builder("workqueue.retries")
                 .tags(tags)
                 .description("Total number of retries handled by the work queue")
                 .register(registry);
-        queueDuration = Timer.builder("workqueue_queue_duration_seconds")
+        queueDuration = Timer.builder("workqueue.queue.duration")
                 .tags(tags)
                 .serviceLevelObjectives(BUCKETS)
                 .description("How long an item stays in the work queue before being requested")
                 .register(registry);
-        workDuration = Timer.builder("workqueue_work_duration_seconds")
+        workDuration = Timer.builder("workqueue.work.duration")
                 .tags(tags)
                 .serviceLevelObjectives(BUCKETS)
                 .description("How long processing an item from the work queue takes")

@@ -38,42 +38,42 @@ class MetricsTest {
         queue.add("a");
         queue.add("b");
         queue.add("a");
-        assertThat(counter("workqueue_adds_total")).isEqualTo(2);
-        assertThat(gauge("workqueue_depth")).isEqualTo(2);
+        assertThat(counter("workqueue.adds")).isEqualTo(2);
+        assertThat(gauge("workqueue.depth")).isEqualTo(2);
 
         time.advanceTimeBy(Duration.ofMillis(10));
         assertThat(tryGet(queue)).isEqualTo("a");
-        assertThat(gauge("workqueue_depth")).isEqualTo(1);
-        assertThat(timer("workqueue_queue_duration_seconds").count()).isEqualTo(1);
-        assertThat(timer("workqueue_queue_duration_seconds").totalTime(TimeUnit.MILLISECONDS)).isEqualTo(10);
+        assertThat(gauge("workqueue.depth")).isEqualTo(1);
+        assertThat(timer("workqueue.queue.duration").count()).isEqualTo(1);
+        assertThat(timer("workqueue.queue.duration").totalTime(TimeUnit.MILLISECONDS)).isEqualTo(10);
 
         time.advanceTimeBy(Duration.ofMillis(30));
-        assertThat(gauge("workqueue_unfinished_work_seconds")).isCloseTo(0.030, within(1e-9));
-        assertThat(gauge("workqueue_longest_running_processor_seconds")).isCloseTo(0.030, within(1e-9));
+        assertThat(gauge("workqueue.unfinished.work")).isCloseTo(0.030, within(1e-9));
+        assertThat(gauge("workqueue.longest.running.processor")).isCloseTo(0.030, within(1e-9));
 
         assertThat(tryGet(queue)).isEqualTo("b");
         time.advanceTimeBy(Duration.ofMillis(10));
-        assertThat(gauge("workqueue_unfinished_work_seconds")).isCloseTo(0.050, within(1e-9));
-        assertThat(gauge("workqueue_longest_running_processor_seconds")).isCloseTo(0.040, within(1e-9));
+        assertThat(gauge("workqueue.unfinished.work")).isCloseTo(0.050, within(1e-9));
+        assertThat(gauge("workqueue.longest.running.processor")).isCloseTo(0.040, within(1e-9));
 
         queue.done("a");
-        assertThat(timer("workqueue_work_duration_seconds").count()).isEqualTo(1);
-        assertThat(timer("workqueue_work_duration_seconds").totalTime(TimeUnit.MILLISECONDS)).isEqualTo(40);
-        assertThat(gauge("workqueue_longest_running_processor_seconds")).isCloseTo(0.010, within(1e-9));
+        assertThat(timer("workqueue.work.duration").count()).isEqualTo(1);
+        assertThat(timer("workqueue.work.duration").totalTime(TimeUnit.MILLISECONDS)).isEqualTo(40);
+        assertThat(gauge("workqueue.longest.running.processor")).isCloseTo(0.010, within(1e-9));
         queue.done("b");
-        assertThat(gauge("workqueue_unfinished_work_seconds")).isZero();
-        assertThat(gauge("workqueue_depth")).isZero();
+        assertThat(gauge("workqueue.unfinished.work")).isZero();
+        assertThat(gauge("workqueue.depth")).isZero();
     }
 
     @Test
     void countsRetriesAndAddsWhenDelayedItemsBecomeReady() {
         queue.addRateLimited("a");
         queue.addAfter("b", Duration.ofMillis(1));
-        assertThat(counter("workqueue_retries_total")).isEqualTo(1);
-        assertThat(counter("workqueue_adds_total")).isZero();
+        assertThat(counter("workqueue.retries")).isEqualTo(1);
+        assertThat(counter("workqueue.adds")).isZero();
 
         time.advanceTimeBy(Duration.ofMillis(5));
-        assertThat(counter("workqueue_adds_total")).isEqualTo(2);
+        assertThat(counter("workqueue.adds")).isEqualTo(2);
     }
 
     @Test
@@ -82,7 +82,7 @@ class MetricsTest {
         time.advanceTimeBy(Duration.ofMillis(2));
         tryGet(queue);
 
-        var buckets = timer("workqueue_queue_duration_seconds").takeSnapshot().histogramCounts();
+        var buckets = timer("workqueue.queue.duration").takeSnapshot().histogramCounts();
         assertThat(buckets).hasSize(12);
         assertThat(buckets[0].bucket(TimeUnit.SECONDS)).isCloseTo(1e-8, within(1e-12));
         assertThat(buckets[11].bucket(TimeUnit.SECONDS)).isCloseTo(1000, within(1e-6));

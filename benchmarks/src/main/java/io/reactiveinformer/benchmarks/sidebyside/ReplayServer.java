@@ -32,8 +32,10 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>{@code /go} pairs with the oldest waiting watch, so a contender can measure exactly from the
  * first byte of the stream it asked for. {@code /corpus} tells the corpus properties, {@code /notifications?count=K} how many
- * notifications the first {@code K} events carry; with a rate,
- * {@code /writes} gives the wall-clock time (epoch microseconds) each event was written, for latency.
+ * notifications the first {@code K} events carry, {@code /last?count=K} the resource version of the last of them; with a
+ * rate, {@code /writes} gives the wall-clock time (epoch microseconds) each notification of the last released stream
+ * was written, for latency, once that stream has been written in full ({@code /writes?keys=1} adds each object's
+ * {@code namespace/name}).
  * {@code /drop} ends every open watch (a round is over): a client that closed its informer without
  * closing the connection would otherwise keep the informer, and its cache, reachable from the
  * connection into the rounds that follow.
@@ -51,16 +53,27 @@ public final class ReplayServer {
     private final int[] lineStarts;
     /** The object's resource version of each watch line; 0 for a bookmark. */
     private final long[] lineVersions;
+    /** The object's {@code namespace/name} of each watch line; null for a bookmark. */
+    private final String[] lineKeys;
     private final String listRv;
     private final String finalRv;
     private final byte[] emptyList;
-    private final LinkedBlockingQueue<CompletableFuture<double[]>> waiting = new LinkedBlockingQueue<>();
-    private volatile String lastWrites = "";
+    private final LinkedBlockingQueue<CompletableFuture<Release>> waiting = new LinkedBlockingQueue<>();
+    /**
+     * When each event of the last released stream was written (epoch µs; empty at full speed), complete
+     * once the stream is written: {@code /writes} waits for it, so a contender whose handlers are done
+     * before the server has recorded its last write still reads that stream's times, not the previous one's.
+     */
+    private volatile CompletableFuture<long[]> lastWrites = CompletableFuture.completedFuture(new long[0]);
     /** Bumped by {@code /drop}: a watch ends once the generation it started in is over. */
     private volatile int generation;
     private final Object barrier = new Object();
     private int arrived;
     private CompletableFuture<Void> released = new CompletableFuture<>();
+
+    /** What {@code /go} tells a waiting watch: its pace, its number of events and where to record their write times. */
+    private record Release(double rate, int count, CompletableFuture<long[]> writes) {
+    }
 
     ReplayServer(Path dir) throws IOException {
         corpus = Corpus.load(dir);
@@ -77,12 +90,15 @@ public final class ReplayServer {
         listRv = corpus.getProperty("listResourceVersion");
         finalRv = corpus.getProperty("finalResourceVersion");
         lineVersions = new long[lines];
+        lineKeys = new String[lines];
         JsonMapper mapper = JsonMapper.builder().build();
         for (int i = 0; i < lines; i++) {
             JsonNode event = mapper.readTree(new String(watch, lineStarts[i], lineStarts[i + 1] - lineStarts[i],
                     StandardCharsets.UTF_8));
             if (!"BOOKMARK".equals(event.path("type").asString())) {
-                lineVersions[i] = Long.parseLong(event.path("object").path("metadata").path("resourceVersion").asString());
+                JsonNode metadata = event.path("object").path("metadata");
+                lineVersions[i] = Long.parseLong(metadata.path("resourceVersion").asString());
+                lineKeys[i] = metadata.path("namespace").asString() + "/" + metadata.path("name").asString();
             }
         }
         emptyList = ("{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"" + finalRv
@@ -127,16 +143,19 @@ public final class ReplayServer {
             } else if (path.equals("/notifications")) {
                 int events = Integer.parseInt(query.getOrDefault("count", Integer.toString(lineVersions.length)));
                 send(exchange, 200, "text/plain", (notifications(events) + "\n").getBytes(StandardCharsets.UTF_8));
+            } else if (path.equals("/last")) {
+                int events = Integer.parseInt(query.getOrDefault("count", Integer.toString(lineVersions.length)));
+                send(exchange, 200, "text/plain", (last(events) + "\n").getBytes(StandardCharsets.UTF_8));
             } else if (path.equals("/corpus")) {
                 StringBuilder text = new StringBuilder();
                 corpus.stringPropertyNames().stream().sorted()
                         .forEach(k -> text.append(k).append('=').append(corpus.getProperty(k)).append('\n'));
                 send(exchange, 200, "text/plain", text.toString().getBytes(StandardCharsets.UTF_8));
             } else if (path.equals("/writes")) {
-                send(exchange, 200, "text/plain", lastWrites.getBytes(StandardCharsets.UTF_8));
+                writes(exchange, "1".equals(query.get("keys")));
             } else if (path.equals("/drop")) {
                 generation++;
-                for (CompletableFuture<double[]> go; (go = waiting.poll()) != null; ) {
+                for (CompletableFuture<Release> go; (go = waiting.poll()) != null; ) {
                     go.completeExceptionally(new IllegalStateException("dropped"));
                 }
                 send(exchange, 200, "text/plain", new byte[0]);
@@ -169,7 +188,7 @@ public final class ReplayServer {
     }
 
     private void go(HttpExchange exchange, double rate, double count) throws IOException {
-        CompletableFuture<double[]> stream;
+        CompletableFuture<Release> stream;
         try {
             stream = waiting.poll(60, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
@@ -180,7 +199,7 @@ public final class ReplayServer {
             send(exchange, 409, "text/plain", "no watch is waiting\n".getBytes(StandardCharsets.UTF_8));
             return;
         }
-        stream.complete(new double[] {rate, count});
+        stream.complete(release(rate, count));
         send(exchange, 200, "text/plain", (notifications((int) Math.min(count, lineVersions.length)) + "\n")
                 .getBytes(StandardCharsets.UTF_8));
     }
@@ -202,9 +221,9 @@ public final class ReplayServer {
                 released = new CompletableFuture<>();
                 try {
                     for (int i = 0; i < together; i++) {
-                        CompletableFuture<double[]> stream = waiting.poll(60, TimeUnit.SECONDS);
+                        CompletableFuture<Release> stream = waiting.poll(60, TimeUnit.SECONDS);
                         if (stream != null) {
-                            stream.complete(new double[] {rate, count});
+                            stream.complete(release(rate, count));
                         }
                     }
                 } catch (InterruptedException e) {
@@ -221,6 +240,45 @@ public final class ReplayServer {
         }
         send(exchange, 200, "text/plain", (notifications((int) Math.min(count, lineVersions.length)) + "\n")
                 .getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A stream's release, which becomes the one {@code /writes} answers for. */
+    private Release release(double rate, double count) {
+        CompletableFuture<long[]> writes = new CompletableFuture<>();
+        lastWrites = writes;
+        return new Release(rate, (int) Math.min(count, lineVersions.length), writes);
+    }
+
+    /** {@code /writes}: once the last released stream is written, each notification's resource version and write time. */
+    private void writes(HttpExchange exchange, boolean keys) throws IOException {
+        long[] writes;
+        try {
+            writes = lastWrites.get(10, TimeUnit.MINUTES);
+        } catch (Exception e) {
+            send(exchange, 409, "text/plain", ("the stream was not written: " + e + "\n").getBytes(StandardCharsets.UTF_8));
+            return;
+        }
+        StringBuilder text = new StringBuilder(writes.length * (keys ? 64 : 24));
+        for (int i = 0; i < writes.length; i++) {
+            if (lineVersions[i] != 0) {
+                text.append(lineVersions[i]).append(' ').append(writes[i]);
+                if (keys) {
+                    text.append(' ').append(lineKeys[i]);
+                }
+                text.append('\n');
+            }
+        }
+        send(exchange, 200, "text/plain", text.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The resource version of the last notification among the first {@code events} watch lines; 0 if none. */
+    private long last(int events) {
+        for (int i = Math.min(events, lineVersions.length) - 1; i >= 0; i--) {
+            if (lineVersions[i] != 0) {
+                return lineVersions[i];
+            }
+        }
+        return 0;
     }
 
     /** How many of the first {@code events} watch lines are notifications (not bookmarks). */
@@ -241,26 +299,29 @@ public final class ReplayServer {
         OutputStream out = exchange.getResponseBody();
         out.flush();
         if (listRv.equals(rv)) {
-            CompletableFuture<double[]> go = new CompletableFuture<>();
+            CompletableFuture<Release> go = new CompletableFuture<>();
             waiting.add(go);
-            double rate;
-            int count;
+            Release how;
             try {
-                double[] how = go.get(10, TimeUnit.MINUTES);
-                rate = how[0];
-                count = (int) Math.min(how[1], lineVersions.length);
+                how = go.get(10, TimeUnit.MINUTES);
             } catch (Exception e) {
                 waiting.remove(go);
                 return;
             }
-            if (rate <= 0) {
-                int end = lineStarts[count];
-                for (int from = 0; from < end; from += 1 << 16) {
-                    out.write(watch, from, Math.min(1 << 16, end - from));
+            try {
+                if (how.rate() <= 0) {
+                    int end = lineStarts[how.count()];
+                    for (int from = 0; from < end; from += 1 << 16) {
+                        out.write(watch, from, Math.min(1 << 16, end - from));
+                    }
+                    out.flush();
+                    how.writes().complete(new long[0]);
+                } else {
+                    how.writes().complete(paced(out, how.rate(), how.count()));
                 }
-                out.flush();
-            } else {
-                paced(out, rate, count);
+            } catch (IOException | RuntimeException e) {
+                how.writes().completeExceptionally(e);
+                throw e;
             }
         }
         byte[] bookmark = ("{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":"
@@ -273,10 +334,10 @@ public final class ReplayServer {
     }
 
     /**
-     * Writes event i at start + i/rate, recording when each one left (before the write, so a client's
-     * latency includes the server's write and the loopback), so clients can compute latency.
+     * Writes event i at start + i/rate and answers when each one left (stamped before the write, so a
+     * client's latency includes the server's write and the loopback), so clients can compute latency.
      */
-    private void paced(OutputStream out, double rate, int events) throws IOException {
+    private long[] paced(OutputStream out, double rate, int events) throws IOException {
         long[] writes = new long[events];
         long start = System.nanoTime();
         for (int i = 0; i < events; i++) {
@@ -289,13 +350,7 @@ public final class ReplayServer {
             out.write(watch, lineStarts[i], lineStarts[i + 1] - lineStarts[i]);
             out.flush();
         }
-        StringBuilder text = new StringBuilder(events * 24);
-        for (int i = 0; i < events; i++) {
-            if (lineVersions[i] != 0) {
-                text.append(lineVersions[i]).append(' ').append(writes[i]).append('\n');
-            }
-        }
-        lastWrites = text.toString();
+        return writes;
     }
 
     private static void send(HttpExchange exchange, int code, String type, byte[] body) throws IOException {

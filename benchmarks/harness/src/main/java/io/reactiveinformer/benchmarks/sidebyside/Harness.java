@@ -31,7 +31,8 @@ import java.util.Properties;
  * for the warm-up rounds), {@code FANOUT_N}/{@code FANOUT_SUBSCRIBERS} (the matrix also runs the
  * corpus of FANOUT_N objects with that many handlers), {@code WATCH_MAX_N} (larger corpora are listed
  * but their watch stream is not played), {@code SYNC_DEADLINE_S}, {@code LAT_RATE}/{@code LAT_COUNT},
- * {@code INFORMERS}, {@code SLOW_RATE}/{@code SLOW_SECONDS}/{@code SLOW_HANDLER_MS}/{@code SLOW_SAMPLE_SECONDS}.
+ * {@code INFORMERS}, {@code SLOW_RATE}/{@code SLOW_SECONDS}/{@code SLOW_HANDLER_MS}/{@code SLOW_SAMPLE_SECONDS},
+ * {@code ISO_RATE}/{@code ISO_SECONDS}/{@code ISO_CPU_MS}/{@code ISO_SLEEP_MS}/{@code ISO_FAST}/{@code ISO_GRACE_S}.
  */
 public final class Harness {
 
@@ -44,7 +45,9 @@ public final class Harness {
         /** Live threads with {@code INFORMERS} idle informers (one per namespace) once all are synced. */
         THREADS,
         /** Heap growth over {@code SLOW_SECONDS} with one handler that takes {@code SLOW_HANDLER_MS} a notification. */
-        SLOW
+        SLOW,
+        /** Lag of fast handlers beside a CPU-bound and a blocking one at {@code ISO_RATE} changes/s ({@link IsolationRun}). */
+        ISOLATION
     }
 
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -81,6 +84,11 @@ public final class Harness {
         /** Ends every watch the server has open: the round's client is closed. */
         public void dropWatches() throws IOException, InterruptedException {
             get("/drop");
+        }
+
+        /** The resource version of the last notification among the first {@code count} events. */
+        public long lastVersion(int count) throws IOException, InterruptedException {
+            return Long.parseLong(get("/last?count=" + count).trim());
         }
 
         /** How many notifications (events that are not bookmarks) the first {@code count} events carry. */

@@ -59,6 +59,8 @@ public final class Latencies {
                 latencies[kept++] = times[i] - at;
             }
         }
+        long from = first + discardMicros;
+        long counted = written.values().stream().filter(at -> at >= from).count();
         latencies = Arrays.copyOf(latencies, kept);
         Arrays.sort(latencies);
         Map<String, Object> m = new LinkedHashMap<>();
@@ -68,6 +70,8 @@ public final class Latencies {
         m.put("lat_max_ms", kept == 0 ? -1.0 : latencies[kept - 1] / 1e3);
         m.put("lat_samples", kept);
         m.put("lat_unmatched", unmatched);
+        // changes the handler never saw on their own (a client that merges a key's pending changes)
+        m.put("lat_merged", counted - kept);
         return m;
     }
 

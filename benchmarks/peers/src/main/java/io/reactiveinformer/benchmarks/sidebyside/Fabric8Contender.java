@@ -31,6 +31,7 @@ public final class Fabric8Contender {
                 case LATENCY -> latency(t);
                 case THREADS -> threads(t);
                 case SLOW -> slow(t);
+                case ISOLATION -> isolation(t);
             };
             h.report("fabric8", round, m);
         }
@@ -153,6 +154,28 @@ public final class Fabric8Contender {
         m.put("informers", informers);
         m.put("threads_informers", Harness.liveThreads());
         all.forEach(SharedIndexInformer::close);
+        client.close();
+        return m;
+    }
+
+    /** Its handlers as fabric8 runs them: an informer's handlers one after another on one executor. */
+    private static Map<String, Object> isolation(Harness.Target t) throws Exception {
+        IsolationRun run = new IsolationRun(t);
+        KubernetesClient client = client(t);
+        SharedIndexInformer<Pod> pods = client.pods().inAnyNamespace().runnableInformer(0);
+        Counters counters = new Counters(run.handlers(), t.objects(), 0);
+        for (int i = 0; i < run.handlers(); i++) {
+            int handler = i;
+            IsolationRun.Handler work = run.handler(i);
+            pods.addEventHandler(handler(p -> {
+                work.handle(p.getMetadata().getResourceVersion());
+                counters.count(handler);
+            }));
+        }
+        pods.start().toCompletableFuture().get(10, TimeUnit.MINUTES);
+        counters.awaitListed();
+        Map<String, Object> m = run.run();
+        pods.close();
         client.close();
         return m;
     }

@@ -36,6 +36,7 @@ public final class OfficialJavaContender {
                 case LATENCY -> latency(t);
                 case THREADS -> threads(t);
                 case SLOW -> slow(t);
+                case ISOLATION -> isolation(t);
             };
             h.report("official-java", round, m);
         }
@@ -189,6 +190,29 @@ public final class OfficialJavaContender {
         m.put("informers", informers);
         m.put("threads_informers", Harness.liveThreads());
         factories.forEach(SharedInformerFactory::stopAllRegisteredInformers);
+        return m;
+    }
+
+    /** Its handlers as the official client runs them: a thread per handler. */
+    private static Map<String, Object> isolation(Harness.Target t) throws Exception {
+        IsolationRun run = new IsolationRun(t);
+        ApiClient api = api(t);
+        SharedInformerFactory factory = new SharedInformerFactory(api);
+        SharedIndexInformer<V1Pod> pods = informer(factory, api, null);
+        Counters counters = new Counters(run.handlers(), t.objects(), 0);
+        for (int i = 0; i < run.handlers(); i++) {
+            int handler = i;
+            IsolationRun.Handler work = run.handler(i);
+            pods.addEventHandler(handler(p -> {
+                work.handle(p.getMetadata().getResourceVersion());
+                counters.count(handler);
+            }));
+        }
+        factory.startAllRegisteredInformers();
+        awaitSynced(pods, System.nanoTime());
+        counters.awaitListed();
+        Map<String, Object> m = run.run();
+        close(factory, api);
         return m;
     }
 

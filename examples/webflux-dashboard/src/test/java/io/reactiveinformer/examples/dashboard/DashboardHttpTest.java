@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.reactiveinformer.client.KubernetesClient;
-import io.reactiveinformer.client.PatchType;
+import io.reactiveinformer.api.PatchType;
 import io.reactiveinformer.informer.SharedIndexInformer;
 import io.reactiveinformer.test.Convergence;
 import io.reactiveinformer.test.server.SimulatedApiServer;
