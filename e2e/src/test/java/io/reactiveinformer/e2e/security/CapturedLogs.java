@@ -97,7 +97,12 @@ public final class CapturedLogs implements SLF4JServiceProvider {
                 throwable.printStackTrace(new PrintWriter(trace));
                 line.append('\n').append(trace);
             }
-            add(line.toString());
+            if (capturing) {
+                add(line.toString());
+            } else if (level.toInt() >= Level.INFO.toInt()) {
+                // Outside a capture the e2e suite logs as slf4j-simple would: INFO and above to stderr.
+                System.err.println("[" + Thread.currentThread().getName() + "] " + line);
+            }
         }
 
         @Override
@@ -112,17 +117,17 @@ public final class CapturedLogs implements SLF4JServiceProvider {
 
         @Override
         public boolean isInfoEnabled() {
-            return capturing;
+            return true;
         }
 
         @Override
         public boolean isWarnEnabled() {
-            return capturing;
+            return true;
         }
 
         @Override
         public boolean isErrorEnabled() {
-            return capturing;
+            return true;
         }
     }
 }

@@ -19,6 +19,7 @@ import io.reactiveinformer.codec.KubernetesJson;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -377,11 +378,15 @@ public final class ClusterState {
     /** PATCH: applies a patch to the object (or to its status); APPLY creates a missing object. */
     public ObjectNode patch(ResourceType<?> type, String namespace, String name, PatchType patchType, JsonNode patch,
                            boolean statusOnly) {
-        return patch(type, namespace, name, patchType, patch, statusOnly, false);
+        return patch(type, namespace, name, patchType, patch, statusOnly, false, null);
     }
 
+    /**
+     * PATCH. An apply by {@code fieldManager} also removes the fields that manager applied last time,
+     * no longer applies, and nobody changed since.
+     */
     ObjectNode patch(ResourceType<?> type, String namespace, String name, PatchType patchType, JsonNode patch,
-                     boolean statusOnly, boolean dryRun) {
+                     boolean statusOnly, boolean dryRun, String fieldManager) {
         ObjectNode result;
         synchronized (this) {
             Kind kind = registry.kind(type);
@@ -394,8 +399,14 @@ public final class ClusterState {
                 ObjectNode body = (ObjectNode) patch.deepCopy();
                 ObjectSemantics.metadata(body).put("name", name);
                 result = write(createMutation(kind, ns, body), dryRun);
+            } else if (patchType == PatchType.APPLY && !statusOnly && fieldManager != null) {
+                JsonNode previous = kind.applied.getOrDefault(key, Map.of()).get(fieldManager);
+                result = write(semantics.apply(kind, key, name, patch, previous), dryRun);
             } else {
                 result = write(semantics.patch(kind, key, name, patchType, patch, statusOnly), dryRun);
+            }
+            if (patchType == PatchType.APPLY && !statusOnly && fieldManager != null && !dryRun) {
+                kind.applied.computeIfAbsent(key, k -> new HashMap<>()).put(fieldManager, patch.deepCopy());
             }
         }
         hub.signal();
@@ -530,6 +541,7 @@ public final class ClusterState {
         ObjectSemantics.metadata(object).put("resourceVersion", Long.toString(rv));
         if (m.type() == EventType.DELETED) {
             m.kind().objects.remove(m.key());
+            m.kind().applied.remove(m.key());
         } else {
             m.kind().objects.put(m.key(), object);
         }

@@ -1,7 +1,10 @@
 package io.reactiveinformer.test.server;
 
 import io.reactiveinformer.api.ResourceType;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.TreeMap;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -14,6 +17,8 @@ final class Kind {
     final boolean statusSubresource;
     final TreeMap<String, ObjectNode> objects = new TreeMap<>();
     final History history;
+    /** Per object key, the last server-side apply intent of each field manager. */
+    final Map<String, Map<String, JsonNode>> applied = new HashMap<>();
 
     Kind(ResourceType<?> type, boolean statusSubresource, int historyLimit, long compactedTo) {
         this.type = type;

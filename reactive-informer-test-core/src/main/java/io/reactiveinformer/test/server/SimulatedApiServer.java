@@ -329,7 +329,14 @@ public final class SimulatedApiServer implements AutoCloseable {
                             + "application/merge-patch+json, application/apply-patch+yaml");
                 }
                 JsonNode patch = type == PatchType.APPLY ? yaml(body) : json(body);
-                yield object(200, as, state.patch(t.type(), t.namespace(), t.name(), type, patch, status, dryRun));
+                String manager = info.query().get("fieldManager");
+                if (type == PatchType.APPLY && (manager == null || manager.isEmpty())) {
+                    throw new ApiError(422, "Invalid", "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: "
+                            + "Required value: is required for apply patch", new V1StatusDetails().group("meta.k8s.io")
+                            .kind("PatchOptions"), null);
+                }
+                yield object(200, as, state.patch(t.type(), t.namespace(), t.name(), type, patch, status, dryRun,
+                        manager));
             }
             case "DELETE" -> {
                 DeleteRequest request = deleteRequest(info.query(), body, contentType);

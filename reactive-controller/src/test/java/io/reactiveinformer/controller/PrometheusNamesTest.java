@@ -1,4 +1,4 @@
-package io.reactiveinformer.workqueue;
+package io.reactiveinformer.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,6 +8,8 @@ import io.reactiveinformer.api.TransportException;
 import io.reactiveinformer.api.WatchEvent;
 import io.reactiveinformer.informer.InformerMetrics;
 import io.reactiveinformer.informer.MicrometerInformerMetrics;
+import io.reactiveinformer.workqueue.MicrometerWorkQueueMetrics;
+import io.reactiveinformer.workqueue.WorkQueue;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
