@@ -3,6 +3,7 @@ package io.reactiveinformer.examples.dashboard;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1Pod;
+import io.reactiveinformer.api.DeleteOptions;
 import io.reactiveinformer.api.PatchType;
 import io.reactiveinformer.client.KubernetesClient;
 import io.reactiveinformer.informer.SharedIndexInformer;
@@ -108,7 +109,9 @@ class DashboardHttpTest {
     @Test
     void aClientThatResumesGetsOnlyNewerPodsAndTheKeysToPrune() {
         String before = String.valueOf(server.state().resourceVersion());
-        client.resource(V1Pod.class).inNamespace("search").delete("search-0").block(T);
+        // a scheduled pod is deleted gracefully (it stays, marked, until its kubelet confirms): delete it now
+        client.resource(V1Pod.class).inNamespace("search").delete("search-0", DeleteOptions.none().withGracePeriod(Duration.ZERO))
+                .block(T);
         client.resource(V1Pod.class).inNamespace("shop")
                 .patchStatus("shop-1", PatchType.MERGE, "{\"status\":{\"phase\":\"Succeeded\"}}").block(T);
         StepVerifier.create(Convergence.until(() -> pods.lister().namespace("search").get("search-0").isEmpty()

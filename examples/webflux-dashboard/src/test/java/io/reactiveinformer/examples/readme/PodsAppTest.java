@@ -26,7 +26,9 @@ class PodsAppTest {
                     .create(new V1Pod().metadata(new V1ObjectMeta().namespace("default").name("web")));
             int port = context.getBean(Environment.class).getRequiredProperty("local.server.port", Integer.class);
             String events = HttpClient.create().get().uri("http://127.0.0.1:" + port + "/events")
-                    .responseContent().asString().filter(s -> s.contains("event:added"))
+                    // an event may span chunks: accumulate until the first added event is complete
+                    .responseContent().asString().scan("", String::concat)
+                    .filter(s -> s.contains("event:added") && s.indexOf("\n\n", s.indexOf("event:added")) >= 0)
                     .blockFirst(Duration.ofSeconds(20));
             assertThat(events).contains("\"key\":\"default/web\"");
             String pods = HttpClient.create().get().uri("http://127.0.0.1:" + port + "/pods")
