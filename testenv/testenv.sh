@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # A real etcd + kube-apiserver on 127.0.0.1 for the end-to-end tests.
 #
-#   testenv.sh start [DIR]            build the binaries if missing, generate certs, start etcd and
+#   testenv.sh start [DIR]            build the binaries if missing, generate certs and a token, start etcd and
 #                                     kube-apiserver, wait for /readyz; prints DIR (state, logs,
 #                                     DIR/kubeconfig, DIR/testenv.properties) as the last stdout line
 #   testenv.sh stop DIR               stop both and delete etcd's data (idempotent); logs stay
 #   testenv.sh stop-apiserver DIR | start-apiserver DIR | restart-apiserver DIR
 #   testenv.sh stop-etcd DIR      | start-etcd DIR      | restart-etcd DIR
+#   testenv.sh kill-apiserver DIR | kill-etcd DIR      SIGKILL (a crash); start-* brings it back
 #   testenv.sh compact DIR            expire every resourceVersion handed out so far (see below)
+#   testenv.sh snapshot-etcd DIR NAME | restore-etcd DIR NAME
+#                                     copy etcd's data aside / put etcd back on that copy (see below)
 #
 # Ports are picked at random below the kernel's ephemeral range so that a restarted process gets its
 # port back. With TESTENV_OWNER_PID set, `start` also leaves a watchdog that stops the environment
@@ -50,21 +53,42 @@ log_tail() { # log_tail FILE
   echo "----" >&2
 }
 
-alive() { [[ -f "$1" ]] && kill -0 "$(cat "$1")" 2>/dev/null; }
+# A process that has exited but is not reaped yet (a zombie) counts as gone: kill -0 still succeeds on it.
+running() { # running PID
+  local state
+  state="$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" || return 1
+  [[ -n "$state" && "$state" != Z ]]
+}
 
-stop_process() { # stop_process DIR NAME
-  local pidfile="$1/$2.pid" pid deadline
+alive() { [[ -f "$1" ]] && running "$(cat "$1")"; }
+
+wait_gone() { # wait_gone PID SECONDS: 0 once the process is gone, 1 if it is still there after SECONDS
+  local deadline=$(( SECONDS + $2 ))
+  while running "$1"; do
+    (( SECONDS < deadline )) || return 1
+    sleep 0.1
+  done
+}
+
+stop_process() { # stop_process DIR NAME: SIGTERM, then (once, with one message) SIGKILL after STOP_TIMEOUT
+  local pidfile="$1/$2.pid" pid
   alive "$pidfile" || { rm -f "$pidfile"; return 0; }
   pid="$(cat "$pidfile")"
   kill -TERM "$pid" 2>/dev/null || true
-  deadline=$(( SECONDS + STOP_TIMEOUT ))
-  while kill -0 "$pid" 2>/dev/null; do
-    if (( SECONDS >= deadline )); then
-      echo "testenv: $2 (pid $pid) ignored SIGTERM for ${STOP_TIMEOUT}s, killing it" >&2
-      kill -KILL "$pid" 2>/dev/null || true
-    fi
-    sleep 0.1
-  done
+  if ! wait_gone "$pid" "$STOP_TIMEOUT"; then
+    echo "testenv: $2 (pid $pid) still running ${STOP_TIMEOUT}s after SIGTERM, killing it" >&2
+    kill -KILL "$pid" 2>/dev/null || true
+    wait_gone "$pid" 10 || die "$2 (pid $pid) survived SIGKILL"
+  fi
+  rm -f "$pidfile"
+}
+
+kill_process() { # kill_process DIR NAME: SIGKILL, as a crash or an OOM kill would end it
+  local pidfile="$1/$2.pid" pid
+  alive "$pidfile" || { rm -f "$pidfile"; return 0; }
+  pid="$(cat "$pidfile")"
+  kill -KILL "$pid" 2>/dev/null || true
+  wait_gone "$pid" 10 || die "$2 (pid $pid) survived SIGKILL"
   rm -f "$pidfile"
 }
 
@@ -112,6 +136,9 @@ start_apiserver() { # start_apiserver DIR
   port="$(prop "$dir" apiserverPort)"
   # ServiceAccount admission is off because nothing creates the `default` service account without a
   # controller manager: with it on, every pod create would fail. Everything else is the stock set.
+  # The watch grace period bounds a SIGTERM: without it the server waits for open watches (which live
+  # 30+ minutes) until its 60 s shutdown timeout; with it, watches are ended after 2 s and it exits
+  # in about 3 s, as a real apiserver's rolling restart does.
   setsid "$(prop "$dir" binDir)/kube-apiserver" \
     --bind-address=127.0.0.1 \
     --advertise-address=127.0.0.1 \
@@ -121,6 +148,7 @@ start_apiserver() { # start_apiserver DIR
     --tls-cert-file="$pki/apiserver.crt" \
     --tls-private-key-file="$pki/apiserver.key" \
     --client-ca-file="$pki/ca.crt" \
+    --token-auth-file="$pki/tokens.csv" \
     --authorization-mode=RBAC \
     --service-account-issuer=https://kubernetes.default.svc.cluster.local \
     --service-account-key-file="$pki/sa.pub" \
@@ -129,6 +157,7 @@ start_apiserver() { # start_apiserver DIR
     --disable-admission-plugins=ServiceAccount \
     --allow-privileged=true \
     --profiling=false \
+    --shutdown-watch-termination-grace-period=2s \
     >>"$dir/kube-apiserver.log" 2>&1 </dev/null &
   echo $! >"$dir/kube-apiserver.pid"
   wait_ready "$dir" kube-apiserver "$APISERVER_READY_TIMEOUT" \
@@ -163,6 +192,11 @@ extendedKeyUsage=clientAuth"
   cert "$pki" admin "/O=system:masters/CN=testenv-admin" "$client"
   # Authenticated (so system:authenticated) but bound to nothing beyond discovery: the 403 identity.
   cert "$pki" restricted "/O=reactive-informer:restricted/CN=testenv-restricted" "$client"
+  # A bearer-token identity (static token file), also in system:masters: for token, token-file and exec
+  # plugin tests. A fresh random token per environment.
+  openssl rand -hex 32 >"$pki/token"
+  printf '%s,testenv-token,testenv-token,"system:masters"\n' "$(cat "$pki/token")" >"$pki/tokens.csv"
+  chmod 600 "$pki/token" "$pki/tokens.csv"
   openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$pki/sa.key" 2>/dev/null
   openssl pkey -in "$pki/sa.key" -pubout -out "$pki/sa.pub" 2>/dev/null
 }
@@ -187,6 +221,9 @@ users:
   user:
     client-certificate-data: $(b64 "$pki/restricted.crt")
     client-key-data: $(b64 "$pki/restricted.key")
+- name: token
+  user:
+    token: $(cat "$pki/token")
 contexts:
 - name: admin
   context:
@@ -196,6 +233,10 @@ contexts:
   context:
     cluster: testenv
     user: restricted
+- name: token
+  context:
+    cluster: testenv
+    user: token
 current-context: admin
 EOF
 }
@@ -226,6 +267,29 @@ compact() { # compact DIR
   stop_process "$dir" kube-apiserver
   start_apiserver "$dir"
   echo "$revision"
+}
+
+# Snapshots are cold copies of etcd's data directory, taken with etcd stopped for a moment (a second
+# or two, which the apiserver rides out as a short etcd outage): the testenv builds no etcdutl, and a
+# copy restores exactly what `etcdutl snapshot restore` would without --bump-revision, the data and
+# the revision counter as they were, which is the case a restored cluster must survive.
+snapshot_etcd() { # snapshot_etcd DIR NAME
+  local dir="$1" target="$1/snapshots/$2"
+  [[ "$2" =~ ^[A-Za-z0-9._-]+$ ]] || die "bad snapshot name '$2'"
+  rm -rf "$target"
+  mkdir -p "$dir/snapshots"
+  stop_process "$dir" etcd
+  cp -a "$dir/etcd-data" "$target"
+  start_etcd "$dir"
+}
+
+restore_etcd() { # restore_etcd DIR NAME: etcd restarted on the snapshot's data (the apiserver is left alone)
+  local dir="$1" source="$1/snapshots/$2"
+  [[ -d "$source" ]] || die "no snapshot '$2' in $dir/snapshots"
+  stop_process "$dir" etcd
+  rm -rf "$dir/etcd-data"
+  cp -a "$source" "$dir/etcd-data"
+  start_etcd "$dir"
 }
 
 start_watchdog() { # start_watchdog DIR OWNER_PID
@@ -267,6 +331,7 @@ adminCert=$dir/pki/admin.crt
 adminKey=$dir/pki/admin.key
 restrictedCert=$dir/pki/restricted.crt
 restrictedKey=$dir/pki/restricted.key
+tokenFile=$dir/pki/token
 kubernetesVersion=$(testenv_module_version k8s.io/kubernetes)
 etcdVersion=$(testenv_module_version go.etcd.io/etcd/server/v3)
 EOF
@@ -292,7 +357,7 @@ stop() { # stop DIR
   [[ -f "$dir/watchdog.pid" ]] && watchdog="$(cat "$dir/watchdog.pid")"
   # Without its properties the environment cannot be restarted: drop etcd's data (WAL segments are
   # preallocated, 60+ MB), keep certificates and logs for post-mortems.
-  rm -rf "$dir/testenv.properties" "$dir/watchdog.pid" "$dir/etcd-data"
+  rm -rf "$dir/testenv.properties" "$dir/watchdog.pid" "$dir/etcd-data" "$dir/snapshots"
   if [[ -n "$watchdog" && "$watchdog" != "$PPID" && "$watchdog" != "$$" ]]; then
     kill -TERM "$watchdog" 2>/dev/null || true
   fi
@@ -310,6 +375,10 @@ case "$command" in
   stop-etcd) need_dir "${1:-}"; stop_process "$1" etcd ;;
   start-etcd) need_dir "${1:-}"; start_etcd "$1" ;;
   restart-etcd) need_dir "${1:-}"; stop_process "$1" etcd; start_etcd "$1" ;;
+  kill-apiserver) need_dir "${1:-}"; kill_process "$1" kube-apiserver ;;
+  kill-etcd) need_dir "${1:-}"; kill_process "$1" etcd ;;
   compact) need_dir "${1:-}"; compact "$1" ;;
-  *) die "usage: testenv.sh start [DIR] | stop DIR | {stop,start,restart}-{apiserver,etcd} DIR | compact DIR" ;;
+  snapshot-etcd) need_dir "${1:-}"; [[ -n "${2:-}" ]] || die "usage: testenv.sh snapshot-etcd DIR NAME"; snapshot_etcd "$1" "$2" ;;
+  restore-etcd) need_dir "${1:-}"; [[ -n "${2:-}" ]] || die "usage: testenv.sh restore-etcd DIR NAME"; restore_etcd "$1" "$2" ;;
+  *) die "usage: testenv.sh start [DIR] | stop DIR | {stop,start,restart,kill}-{apiserver,etcd} DIR | compact DIR | {snapshot,restore}-etcd DIR NAME" ;;
 esac

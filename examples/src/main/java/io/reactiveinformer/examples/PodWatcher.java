@@ -1,10 +1,10 @@
 package io.reactiveinformer.examples;
 
 import io.kubernetes.client.openapi.models.V1Pod;
+import io.reactiveinformer.api.KubernetesClientException;
+import io.reactiveinformer.api.ResourceType;
+import io.reactiveinformer.api.WatchEvent;
 import io.reactiveinformer.client.KubernetesClient;
-import io.reactiveinformer.client.KubernetesClientException;
-import io.reactiveinformer.client.ResourceType;
-import io.reactiveinformer.client.WatchEvent;
 import io.reactiveinformer.config.ClientConfig;
 import io.reactiveinformer.informer.InformerMetrics;
 import io.reactiveinformer.informer.Notification;
@@ -85,7 +85,7 @@ public final class PodWatcher {
             resources.add(pods.notifications().subscribe(n -> out.println(describe(n))));
         }
         factory.start();
-        resources.add(() -> factory.shutdown().subscribe());
+        resources.add(factory::shutdown);
         // hasSynced is a Mono<Void>: it completes, it never emits
         resources.add(pods.hasSynced().subscribe(null,
                 error -> out.println("not synced yet: " + error.getMessage()),

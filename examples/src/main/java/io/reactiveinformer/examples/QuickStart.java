@@ -26,7 +26,7 @@ public final class QuickStart {
         SharedIndexInformer<V1Deployment> deployments = factory.informer(V1Deployment.class);
         SharedIndexInformer<V1ReplicaSet> replicaSets = factory.informer(V1ReplicaSet.class);
 
-        // Notifications are a Flux; every subscriber gets its own buffer, so a slow one delays no one.
+        // Notifications are a Flux; every subscriber has its own buffer and drain task (see "Slow and blocking handlers").
         deployments.notifications()
                 .filter(n -> n instanceof Notification.Deleted)
                 .subscribe(n -> System.out.println("deleted " + n.key()));

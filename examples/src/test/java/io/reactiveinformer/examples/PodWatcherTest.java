@@ -4,7 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1Pod;
-import io.reactiveinformer.client.ResourceType;
+import io.reactiveinformer.api.ResourceType;
 import io.reactiveinformer.informer.SharedIndexInformer;
 import io.reactiveinformer.test.Churn;
 import io.reactiveinformer.test.Convergence;

@@ -1,7 +1,7 @@
 package io.reactiveinformer.test;
 
-import io.reactiveinformer.client.PatchType;
-import io.reactiveinformer.client.ResourceType;
+import io.reactiveinformer.api.PatchType;
+import io.reactiveinformer.api.ResourceType;
 import io.reactiveinformer.test.server.ClusterState;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.reactiveinformer.test;
 
 import io.kubernetes.client.common.KubernetesObject;
-import io.reactiveinformer.client.ListOptions;
+import io.reactiveinformer.api.ListOptions;
 import io.reactiveinformer.watch.ListerWatcher;
 import java.time.Duration;
 import java.util.Collection;

@@ -1,14 +1,15 @@
 package io.reactiveinformer.test;
 
 import io.kubernetes.client.openapi.models.V1Status;
-import io.reactiveinformer.client.KubernetesApiException;
-import io.reactiveinformer.client.ListOptions;
-import io.reactiveinformer.client.ObjectList;
-import io.reactiveinformer.client.ResourceType;
-import io.reactiveinformer.client.WatchEvent;
-import io.reactiveinformer.client.WatchOptions;
+import io.reactiveinformer.api.KubernetesApiException;
+import io.reactiveinformer.api.ListOptions;
+import io.reactiveinformer.api.ObjectList;
+import io.reactiveinformer.api.ResourceType;
+import io.reactiveinformer.api.WatchEvent;
+import io.reactiveinformer.api.WatchOptions;
 import io.reactiveinformer.test.server.ApiError;
 import io.reactiveinformer.test.server.ClusterState;
+import io.reactiveinformer.test.server.EventType;
 import io.reactiveinformer.test.server.ListResult;
 import io.reactiveinformer.watch.ListerWatcher;
 import java.util.ArrayList;
@@ -87,12 +88,12 @@ public final class InMemoryListerWatcher<T> implements ListerWatcher<T> {
         return Flux.defer(() -> state.watch(type, namespace, narrowed))
                 .onErrorMap(ApiError.class, e -> typed(request, e))
                 .handle((event, sink) -> {
-                    if (event.type().equals("ERROR")) {
+                    if (event.type() == EventType.ERROR) {
                         V1Status status = state.fromTree(event.object(), V1Status.class);
                         int code = status.getCode() == null ? 500 : status.getCode();
                         sink.error(KubernetesApiException.of(request, code, status, null));
                     } else {
-                        sink.next(new WatchEvent<>(WatchEvent.Type.valueOf(event.type()),
+                        sink.next(new WatchEvent<>(WatchEvent.Type.valueOf(event.type().name()),
                                 state.fromTree(event.object(), type.type())));
                     }
                 });

@@ -1,7 +1,8 @@
 package io.reactiveinformer.client;
 
 import io.netty.buffer.ByteBuf;
-import io.reactiveinformer.codec.WatchEventDecoder;
+import io.reactiveinformer.api.KubernetesClientException;
+import io.reactiveinformer.api.WatchEvent;
 import java.util.ArrayList;
 import java.util.List;
 import reactor.core.publisher.Flux;

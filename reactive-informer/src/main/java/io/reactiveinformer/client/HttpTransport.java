@@ -8,6 +8,11 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
+import io.reactiveinformer.api.AuthenticationException;
+import io.reactiveinformer.api.DecodeException;
+import io.reactiveinformer.api.KubernetesApiException;
+import io.reactiveinformer.api.KubernetesClientException;
+import io.reactiveinformer.api.TransportException;
 import io.reactiveinformer.codec.KubernetesJson;
 import io.reactiveinformer.config.ClientConfig;
 import io.reactiveinformer.config.ConfigException;
@@ -21,6 +26,9 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BiFunction;
+import javax.net.ssl.SSLHandshakeException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.netty.ByteBufFlux;
@@ -42,6 +50,7 @@ import reactor.netty.resources.ConnectionProvider;
 final class HttpTransport {
 
     /** Enough for hundreds of concurrent watches, each holding an HTTP/1.1 connection. */
+    private static final Logger log = LoggerFactory.getLogger(HttpTransport.class);
     private static final int MAX_CONNECTIONS = 1024;
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
     private static final int MAX_ERROR_BODY = 64 * 1024;
@@ -79,6 +88,8 @@ final class HttpTransport {
 
     private SslContextBuilder configureTls(SslContextBuilder builder) {
         if (config.insecureSkipTlsVerify()) {
+            log.warn("TLS verification of {} is off (insecure-skip-tls-verify): anyone between this client and the "
+                    + "server can impersonate it and read the credentials sent", config.server());
             builder.trustManager(InsecureTrustManagerFactory.INSTANCE);
         } else if (!config.caCertificates().isEmpty()) {
             builder.trustManager(config.caCertificates());
@@ -144,10 +155,13 @@ final class HttpTransport {
                         e -> new TransportException(request + ": " + describe(e), e));
     }
 
-    /** A request whose whole exchange must finish within the configured request timeout. */
+    /**
+     * A request whose whole exchange must finish within {@code timeout}, or the configured request
+     * timeout when it is {@code null}.
+     */
     <R> Mono<R> exchangeOne(HttpMethod method, String pathAndQuery, byte[] body, String contentType, String accept,
-                            BiFunction<HttpClientResponse, ByteBufFlux, Flux<R>> decode) {
-        Duration timeout = config.requestTimeout();
+                            Duration requestTimeout, BiFunction<HttpClientResponse, ByteBufFlux, Flux<R>> decode) {
+        Duration timeout = requestTimeout == null ? config.requestTimeout() : requestTimeout;
         return exchange(method, pathAndQuery, body, contentType, accept, decode)
                 .next()
                 .timeout(timeout, config.scheduler())
@@ -201,6 +215,12 @@ final class HttpTransport {
     }
 
     private static String describe(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SSLHandshakeException handshake) {
+                return "TLS handshake failed, the server's certificate is not trusted or the connection was refused ("
+                        + handshake.getMessage() + "); check certificate-authority(-data) in the kubeconfig";
+            }
+        }
         String message = e.getMessage();
         return e.getClass().getSimpleName() + (message == null ? "" : ": " + message);
     }

@@ -1,9 +1,15 @@
 package io.reactiveinformer.client;
 
 import io.kubernetes.client.common.KubernetesObject;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.reactiveinformer.api.KubernetesApiException;
+import io.reactiveinformer.api.PartialObjectMetadata;
+import io.reactiveinformer.api.ResourceType;
+import io.reactiveinformer.api.WatchOptions;
 import io.reactiveinformer.codec.KubernetesJson;
-import io.reactiveinformer.codec.PartialObjectMetadata;
 import io.reactiveinformer.config.ClientConfig;
+import reactor.core.publisher.Mono;
 
 /**
  * The entry point: one connection pool and TLS setup for one API server, and typed handles on its
@@ -59,6 +65,19 @@ public final class KubernetesClient implements AutoCloseable {
     /** The metadata of the objects of any resource, as {@link PartialObjectMetadata}. */
     public ResourceClient<PartialObjectMetadata> metadata(ResourceType<?> type) {
         return resource(type.metadataOnly());
+    }
+
+    /**
+     * Sends {@code request} as is and answers with the whole response body; a code other than 2xx
+     * fails with a {@link KubernetesApiException}. Emits on a Netty event loop.
+     */
+    public Mono<RawResponse> raw(RawRequest request) {
+        return transport.exchangeOne(HttpMethod.valueOf(request.method()), request.path(), request.body(),
+                request.contentType(), "*/*", request.timeout(), (response, content) -> content.aggregate().asByteArray()
+                        .defaultIfEmpty(new byte[0])
+                        .map(bytes -> new RawResponse(response.status().code(),
+                                response.responseHeaders().get(HttpHeaderNames.CONTENT_TYPE), bytes))
+                        .flux());
     }
 
     public ClientConfig config() {

@@ -3,11 +3,16 @@ package io.reactiveinformer.client;
 import io.kubernetes.client.common.KubernetesObject;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.QueryStringEncoder;
-import io.reactiveinformer.codec.ObjectListDecoder;
-import io.reactiveinformer.codec.PartialObjectMetadata;
-import io.reactiveinformer.codec.ValueDecoder;
-import io.reactiveinformer.codec.WatchEventDecoder;
-import io.reactiveinformer.watch.ListerWatcher;
+import io.reactiveinformer.api.DeleteOptions;
+import io.reactiveinformer.api.KubernetesApiException;
+import io.reactiveinformer.api.ListOptions;
+import io.reactiveinformer.api.ObjectList;
+import io.reactiveinformer.api.PartialObjectMetadata;
+import io.reactiveinformer.api.PatchType;
+import io.reactiveinformer.api.ResourceType;
+import io.reactiveinformer.api.TransportException;
+import io.reactiveinformer.api.WatchEvent;
+import io.reactiveinformer.api.WatchOptions;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
@@ -20,8 +25,9 @@ import reactor.core.publisher.Mono;
  * field selectors. Immutable: {@link #inNamespace}, {@link #inAnyNamespace}, {@link #withLabelSelector}
  * and {@link #withFieldSelector} return new handles sharing the same connection pool.
  *
- * <p>As a {@link ListerWatcher} it lists and watches with its namespace and selectors; selectors in
- * the options are combined with the handle's (both must match).
+ * <p>{@link #list} and {@link #watch} use the handle's namespace and selectors; selectors in the
+ * options are combined with the handle's (both must match). A reflector takes the handle through
+ * {@code ListerWatcher.of(handle)} (package {@code watch}): the client does not know the reflector.
  *
  * <p>Every call is cold: the request is sent on subscription, and cancelling the subscription
  * closes it (for a watch, the connection's stream). Results are emitted on a Netty event loop (or,
@@ -37,7 +43,7 @@ import reactor.core.publisher.Mono;
  *
  * @param <T> the object type
  */
-public final class ResourceClient<T extends KubernetesObject> implements ListerWatcher<T> {
+public final class ResourceClient<T extends KubernetesObject> {
 
     /** How long after the server should have closed a watch ({@code timeoutSeconds}) we give up on it. */
     static final Duration WATCH_GRACE = Duration.ofSeconds(30);
@@ -56,14 +62,25 @@ public final class ResourceClient<T extends KubernetesObject> implements ListerW
     private final String namespace;
     private final String labelSelector;
     private final String fieldSelector;
+    /** Writes are sent with {@code dryRun=All}. */
+    private final boolean dryRun;
+    /** The deadline of each request but watches; {@code null}: the configuration's. */
+    private final Duration timeout;
 
     ResourceClient(HttpTransport transport, ResourceType<T> type, String namespace, String labelSelector,
                    String fieldSelector) {
+        this(transport, type, namespace, labelSelector, fieldSelector, false, null);
+    }
+
+    private ResourceClient(HttpTransport transport, ResourceType<T> type, String namespace, String labelSelector,
+                           String fieldSelector, boolean dryRun, Duration timeout) {
         this.transport = transport;
         this.type = type;
         this.namespace = type.namespaced() ? namespace : null;
         this.labelSelector = labelSelector;
         this.fieldSelector = fieldSelector;
+        this.dryRun = dryRun;
+        this.timeout = timeout;
         transport.json().prepare(type.type());
     }
 
@@ -81,7 +98,8 @@ public final class ResourceClient<T extends KubernetesObject> implements ListerW
      * {@code metadata} (labels, annotations, owner references, resource version, ...) and nothing else.
      */
     public ResourceClient<PartialObjectMetadata> metadataOnly() {
-        return new ResourceClient<>(transport, type.metadataOnly(), namespace, labelSelector, fieldSelector);
+        return new ResourceClient<>(transport, type.metadataOnly(), namespace, labelSelector, fieldSelector, dryRun,
+                timeout);
     }
 
     /** The same resource in {@code namespace}. */
@@ -90,26 +108,45 @@ public final class ResourceClient<T extends KubernetesObject> implements ListerW
             throw new IllegalStateException(type.kind() + " is cluster-scoped");
         }
         return new ResourceClient<>(transport, type, Objects.requireNonNull(namespace, "namespace"), labelSelector,
-                fieldSelector);
+                fieldSelector, dryRun, timeout);
     }
 
     /** The same resource across all namespaces (for list and watch). */
     public ResourceClient<T> inAnyNamespace() {
-        return new ResourceClient<>(transport, type, null, labelSelector, fieldSelector);
+        return new ResourceClient<>(transport, type, null, labelSelector, fieldSelector, dryRun, timeout);
     }
 
     /** Narrows list and watch to objects matching {@code selector} (e.g. {@code app=web,tier!=db}). */
     public ResourceClient<T> withLabelSelector(String selector) {
-        return new ResourceClient<>(transport, type, namespace, selector, fieldSelector);
+        return new ResourceClient<>(transport, type, namespace, selector, fieldSelector, dryRun, timeout);
     }
 
     /** Narrows list and watch to objects matching {@code selector} (e.g. {@code status.phase=Running}). */
     public ResourceClient<T> withFieldSelector(String selector) {
-        return new ResourceClient<>(transport, type, namespace, labelSelector, selector);
+        return new ResourceClient<>(transport, type, namespace, labelSelector, selector, dryRun, timeout);
+    }
+
+    /**
+     * The same handle, whose writes (create, replace, patch, apply, delete, deleteCollection) are
+     * dry runs ({@code dryRun=All}): the server validates and answers with the result, and stores
+     * nothing.
+     */
+    public ResourceClient<T> dryRun() {
+        return new ResourceClient<>(transport, type, namespace, labelSelector, fieldSelector, true, timeout);
+    }
+
+    /**
+     * The same handle, whose every request but watches must complete within {@code timeout} (else it
+     * fails with a {@link TransportException}) instead of the configuration's request timeout.
+     */
+    public ResourceClient<T> withTimeout(Duration timeout) {
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("timeout must be positive: " + timeout);
+        }
+        return new ResourceClient<>(transport, type, namespace, labelSelector, fieldSelector, dryRun, timeout);
     }
 
     /** One page. */
-    @Override
     public Mono<ObjectList<T>> list(ListOptions options) {
         QueryStringEncoder query = new QueryStringEncoder(collectionPath(namespace));
         addSelectors(query, options.labelSelector(), options.fieldSelector());
@@ -122,8 +159,8 @@ public final class ResourceClient<T extends KubernetesObject> implements ListerW
         }
         addIfPresent(query, "resourceVersionMatch", options.resourceVersionMatch());
         String path = query.toString();
-        return transport.exchangeOne(HttpMethod.GET, path, null, null, accept(ACCEPT_METADATA_LIST), (response, body) -> {
-            ObjectListDecoder<T> decoder = transport.json().listDecoder(type.type(), "GET " + path);
+        return transport.exchangeOne(HttpMethod.GET, path, null, null, accept(ACCEPT_METADATA_LIST), timeout, (response, body) -> {
+            ObjectListDecoder<T> decoder = new ObjectListDecoder<>(transport.json(), type.type(), "GET " + path);
             return body.doOnNext(buf -> decoder.feed(HttpTransport.nio(buf))).then(Mono.fromCallable(decoder::end)).flux();
         });
     }
@@ -141,7 +178,6 @@ public final class ResourceClient<T extends KubernetesObject> implements ListerW
      * completion); should it not, the stream fails with a {@link TransportException} 30 s later, so a
      * dead connection can never hang a watch. Without it, the stream has no client-side deadline.
      */
-    @Override
     public Flux<WatchEvent<T>> watch(WatchOptions options) {
         QueryStringEncoder query = new QueryStringEncoder(collectionPath(namespace));
         query.addParam("watch", "true");
@@ -161,7 +197,7 @@ public final class ResourceClient<T extends KubernetesObject> implements ListerW
         }
         String path = query.toString();
         Flux<WatchEvent<T>> events = transport.exchange(HttpMethod.GET, path, null, null, accept(ACCEPT_METADATA), (response, body) -> {
-            WatchEventDecoder<T> decoder = transport.json().watchEventDecoder(type.type(), "GET " + path);
+            WatchEventDecoder<T> decoder = new WatchEventDecoder<>(transport.json(), type.type(), "GET " + path);
             // decode inside onNext (the buffer is released when it returns); queue only decoded events
             return body.map(buf -> DecodedChunk.decode(decoder, buf))
                     .concatMap(DecodedChunk::events)
@@ -189,18 +225,18 @@ public final class ResourceClient<T extends KubernetesObject> implements ListerW
 
     /** Creates {@code object} in its own namespace, or this handle's if it has none. */
     public Mono<T> create(T object) {
-        return single(HttpMethod.POST, collectionPath(namespaceOf(object)), encode(object), "application/json");
+        return single(HttpMethod.POST, write(collectionPath(namespaceOf(object))), encode(object), "application/json");
     }
 
     /** Replaces the object (optimistic concurrency: a stale {@code resourceVersion} gives a Conflict). */
     public Mono<T> replace(T object) {
-        return single(HttpMethod.PUT, objectPath(namespaceOf(object), nameOf(object), null), encode(object),
+        return single(HttpMethod.PUT, write(objectPath(namespaceOf(object), nameOf(object), null)), encode(object),
                 "application/json");
     }
 
     /** Replaces the object's status through the {@code status} subresource. */
     public Mono<T> replaceStatus(T object) {
-        return single(HttpMethod.PUT, objectPath(namespaceOf(object), nameOf(object), "status"), encode(object),
+        return single(HttpMethod.PUT, write(objectPath(namespaceOf(object), nameOf(object), "status")), encode(object),
                 "application/json");
     }
 
@@ -227,8 +263,67 @@ public final class ResourceClient<T extends KubernetesObject> implements ListerW
 
     /** Deletes the object named {@code name}; completes once the server accepted the deletion. */
     public Mono<Void> delete(String name) {
-        return transport.exchangeOne(HttpMethod.DELETE, objectPath(namespaceForName(), name, null), null, null,
-                accept(ACCEPT_METADATA), (response, body) -> body.then().flux()).then();
+        return delete(name, DeleteOptions.none());
+    }
+
+    /**
+     * Deletes the object named {@code name} as {@code options} say; completes once the server
+     * accepted the deletion (the object may stay, marked, while finalizers or a grace period run).
+     * A failed precondition fails with a {@link KubernetesApiException.Conflict}.
+     */
+    public Mono<Void> delete(String name, DeleteOptions options) {
+        return deleteRequest(objectPath(namespaceForName(), name, null), options);
+    }
+
+    /**
+     * Deletes every object of this handle's namespace (or all namespaces) that matches its label and
+     * field selectors, each as {@link #delete(String, DeleteOptions)} would.
+     */
+    public Mono<Void> deleteCollection(DeleteOptions options) {
+        QueryStringEncoder query = new QueryStringEncoder(collectionPath(namespace));
+        addSelectors(query, null, null);
+        return deleteRequest(query.toString(), options);
+    }
+
+    /** With a body, the server ignores a DELETE's query parameters: everything, dryRun included, goes in the body. */
+    private Mono<Void> deleteRequest(String path, DeleteOptions options) {
+        byte[] body = transport.json().encode(deleteOptionsBody(options, dryRun));
+        return transport.exchangeOne(HttpMethod.DELETE, path, body, "application/json", accept(ACCEPT_METADATA), timeout,
+                (response, content) -> content.then().flux()).then();
+    }
+
+    private static java.util.Map<String, Object> deleteOptionsBody(DeleteOptions options, boolean dryRun) {
+        java.util.Map<String, Object> body = new java.util.LinkedHashMap<>();
+        body.put("kind", "DeleteOptions");
+        body.put("apiVersion", "v1");
+        if (options.uid() != null || options.resourceVersion() != null) {
+            java.util.Map<String, String> preconditions = new java.util.LinkedHashMap<>();
+            if (options.uid() != null) {
+                preconditions.put("uid", options.uid());
+            }
+            if (options.resourceVersion() != null) {
+                preconditions.put("resourceVersion", options.resourceVersion());
+            }
+            body.put("preconditions", preconditions);
+        }
+        if (options.propagationPolicy() != null) {
+            body.put("propagationPolicy", options.propagationPolicy().wireName());
+        }
+        if (options.gracePeriodSeconds() != null) {
+            body.put("gracePeriodSeconds", options.gracePeriodSeconds());
+        }
+        if (dryRun) {
+            body.put("dryRun", java.util.List.of("All"));
+        }
+        return body;
+    }
+
+    /** {@code path} with {@code dryRun=All} when this handle's writes are dry runs. */
+    private String write(String path) {
+        if (!dryRun) {
+            return path;
+        }
+        return path + (path.contains("?") ? "&" : "?") + "dryRun=All";
     }
 
     private Mono<T> patch(String name, String subresource, PatchType patchType, String body, String fieldManager,
@@ -245,12 +340,15 @@ public final class ResourceClient<T extends KubernetesObject> implements ListerW
         if (force) {
             query.addParam("force", "true");
         }
+        if (dryRun) {
+            query.addParam("dryRun", "All");
+        }
         return single(HttpMethod.PATCH, query.toString(), body.getBytes(StandardCharsets.UTF_8), patchType.contentType());
     }
 
     private Mono<T> single(HttpMethod method, String path, byte[] body, String contentType) {
-        return transport.exchangeOne(method, path, body, contentType, accept(ACCEPT_METADATA), (response, content) -> {
-            ValueDecoder<T> decoder = transport.json().valueDecoder(type.type(), method.name() + " " + path);
+        return transport.exchangeOne(method, path, body, contentType, accept(ACCEPT_METADATA), timeout, (response, content) -> {
+            ValueDecoder<T> decoder = new ValueDecoder<>(transport.json(), type.type(), method.name() + " " + path);
             return content.doOnNext(buf -> decoder.feed(HttpTransport.nio(buf))).then(Mono.fromCallable(decoder::end)).flux();
         });
     }
@@ -269,7 +367,10 @@ public final class ResourceClient<T extends KubernetesObject> implements ListerW
     }
 
     private String collectionPath(String ns) {
-        String base = type.apiPath();
+        // the URL layout is the client's business, not the resource type's
+        String base = type.group().isEmpty()
+                ? "/api/" + type.version()
+                : "/apis/" + type.group() + "/" + type.version();
         return ns == null ? base + "/" + type.plural() : base + "/namespaces/" + segment(ns) + "/" + type.plural();
     }
 
@@ -332,6 +433,7 @@ public final class ResourceClient<T extends KubernetesObject> implements ListerW
                 + (type.isMetadataOnly() ? " metadata" : "")
                 + (namespace == null ? "" : " in " + namespace)
                 + (labelSelector == null ? "" : " label " + labelSelector)
-                + (fieldSelector == null ? "" : " field " + fieldSelector) + "]";
+                + (fieldSelector == null ? "" : " field " + fieldSelector)
+                + (dryRun ? " dry-run" : "") + (timeout == null ? "" : " timeout " + timeout) + "]";
     }
 }

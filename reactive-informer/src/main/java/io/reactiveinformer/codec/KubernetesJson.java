@@ -5,12 +5,12 @@ import io.kubernetes.client.custom.IntOrString;
 import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.openapi.models.V1ListMeta;
 import io.kubernetes.client.openapi.models.V1Status;
-import io.reactiveinformer.client.DecodeException;
-import java.io.ByteArrayOutputStream;
+import io.reactiveinformer.api.DecodeException;
+import io.reactiveinformer.api.DynamicObject;
 import java.time.OffsetDateTime;
-import java.util.List;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.MapperFeature;
 import tools.jackson.databind.ObjectReader;
@@ -19,8 +19,8 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.module.SimpleModule;
 
 /**
- * The JSON mapping of Kubernetes objects, for both directions: the client decodes with it, a
- * (simulated) API server encodes watch events and lists with it.
+ * The JSON mapping of Kubernetes objects, for both directions: the client decodes responses and
+ * encodes request bodies with it (the test kit's simulated API server does the reverse).
  *
  * <p>Handles the official models (gson {@code @SerializedName} names honoured, mapped by field),
  * user POJOs for custom resources (plain Jackson), and {@link DynamicObject}. Unknown fields are
@@ -28,7 +28,7 @@ import tools.jackson.databind.module.SimpleModule;
  * timestamps ({@code Time} with whole seconds, {@code MicroTime} with six fraction digits) and
  * byte arrays (base64) are written as the API server writes them.
  *
- * <p>Immutable and thread-safe. The decoders it creates are not: one per stream.
+ * <p>Immutable and thread-safe.
  */
 public final class KubernetesJson {
 
@@ -57,7 +57,10 @@ public final class KubernetesJson {
         readers.get(type);
     }
 
-    ObjectReader reader(Class<?> type) {
+    /**
+     * The reader of {@code type}, built once per instance: the client's streaming decoders bind with it.
+     */
+    public ObjectReader reader(Class<?> type) {
         return readers.get(type);
     }
 
@@ -106,83 +109,30 @@ public final class KubernetesJson {
         return mapper;
     }
 
-    /** A decoder for one watch stream; {@code source} (e.g. the request line) prefixes its errors. */
-    public <T> WatchEventDecoder<T> watchEventDecoder(Class<T> type, String source) {
-        return new WatchEventDecoder<>(this, type, source);
-    }
-
-    /** A decoder for one LIST response. */
-    public <T> ObjectListDecoder<T> listDecoder(Class<T> type, String source) {
-        return new ObjectListDecoder<>(this, type, source);
-    }
-
-    /** A decoder for one single-object response. */
-    public <T> ValueDecoder<T> valueDecoder(Class<T> type, String source) {
-        return new ValueDecoder<>(this, type, source);
-    }
-
     /**
      * Decodes a complete JSON document.
      *
      * @throws DecodeException naming the position of the problem
      */
     public <T> T decode(byte[] json, Class<T> type) {
-        ValueDecoder<T> decoder = valueDecoder(type, "decoding " + type.getSimpleName());
-        decoder.feed(java.nio.ByteBuffer.wrap(json));
-        return decoder.end();
+        try {
+            return reader(type).readValue(json);
+        } catch (JacksonException e) {
+            StringBuilder b = new StringBuilder("decoding ").append(type.getSimpleName()).append(": ")
+                    .append(e instanceof StreamReadException ? "malformed JSON: " : "cannot decode " + type.getSimpleName()
+                            + ": ")
+                    .append(e.getOriginalMessage());
+            TokenStreamLocation at = e.getLocation();
+            if (at != null && at != TokenStreamLocation.NA) {
+                b.append(" (at byte ").append(at.getByteOffset()).append(", line ").append(at.getLineNr())
+                        .append(", column ").append(at.getColumnNr()).append(')');
+            }
+            throw new DecodeException(b.toString(), e);
+        }
     }
 
     /** Encodes an object (a model, a POJO, a {@link DynamicObject}, a {@code V1Status}, ...). */
     public byte[] encode(Object value) {
         return mapper.writeValueAsBytes(value);
-    }
-
-    /**
-     * Encodes one watch event line as the API server writes it: {@code {"type":...,"object":...}\n}.
-     *
-     * @param type {@code ADDED}, {@code MODIFIED}, {@code DELETED}, {@code BOOKMARK} or {@code ERROR}
-     *             (with a {@code V1Status} object)
-     */
-    public byte[] encodeWatchEvent(String type, Object object) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
-        try (JsonGenerator gen = mapper.createGenerator(out)) {
-            gen.writeStartObject();
-            gen.writeStringProperty("type", type);
-            gen.writeName("object");
-            gen.writePOJO(object);
-            gen.writeEndObject();
-        } catch (JacksonException e) {
-            throw new IllegalArgumentException("cannot encode a " + type + " event", e);
-        }
-        out.write('\n');
-        return out.toByteArray();
-    }
-
-    /**
-     * Encodes a LIST response page.
-     *
-     * @param apiVersion e.g. {@code v1}
-     * @param kind       e.g. {@code PodList}
-     * @param metadata   resourceVersion, continue token, remaining item count
-     * @param items      the page's objects
-     */
-    public byte[] encodeList(String apiVersion, String kind, V1ListMeta metadata, List<?> items) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(1024 + items.size() * 4096);
-        try (JsonGenerator gen = mapper.createGenerator(out)) {
-            gen.writeStartObject();
-            gen.writeStringProperty("kind", kind);
-            gen.writeStringProperty("apiVersion", apiVersion);
-            gen.writeName("metadata");
-            gen.writePOJO(metadata == null ? new V1ListMeta() : metadata);
-            gen.writeArrayPropertyStart("items");
-            for (Object item : items) {
-                gen.writePOJO(item);
-            }
-            gen.writeEndArray();
-            gen.writeEndObject();
-        } catch (JacksonException e) {
-            throw new IllegalArgumentException("cannot encode a " + kind, e);
-        }
-        return out.toByteArray();
     }
 }

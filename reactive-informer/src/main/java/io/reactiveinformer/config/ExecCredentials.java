@@ -42,7 +42,11 @@ final class ExecCredentials extends CachedToken {
         try {
             credential = JSON.readTree(out);
         } catch (JacksonException e) {
-            throw new ConfigException(describe() + " printed no ExecCredential JSON: " + e.getOriginalMessage());
+            // not the parser's message: it quotes the offending text, which may be a bare token
+            var where = e.getLocation();
+            throw new ConfigException(describe() + " printed no ExecCredential JSON (invalid at "
+                    + (where == null ? "an unknown position" : "line " + where.getLineNr() + ", column " + where.getColumnNr())
+                    + "; the output is not shown, as it may hold a credential)");
         }
         String kind = credential.path("kind").asString("");
         if (!"ExecCredential".equals(kind)) {

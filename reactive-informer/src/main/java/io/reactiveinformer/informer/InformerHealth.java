@@ -1,7 +1,7 @@
 package io.reactiveinformer.informer;
 
-import io.reactiveinformer.client.KubernetesApiException;
-import io.reactiveinformer.client.KubernetesClientException;
+import io.reactiveinformer.api.KubernetesApiException;
+import io.reactiveinformer.api.KubernetesClientException;
 import java.time.Duration;
 
 /**

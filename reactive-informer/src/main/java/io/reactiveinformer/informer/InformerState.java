@@ -1,6 +1,6 @@
 package io.reactiveinformer.informer;
 
-import io.reactiveinformer.client.KubernetesClientException;
+import io.reactiveinformer.api.KubernetesClientException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -50,6 +50,7 @@ final class InformerState {
         this.clock = clock;
         this.syncFailureThreshold = syncFailureThreshold;
         emit(new SyncStatus(false, null));
+        emitHealth();
     }
 
     // ---- lifecycle

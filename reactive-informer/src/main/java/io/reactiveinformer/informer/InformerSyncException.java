@@ -1,6 +1,6 @@
 package io.reactiveinformer.informer;
 
-import io.reactiveinformer.client.KubernetesClientException;
+import io.reactiveinformer.api.KubernetesClientException;
 
 /**
  * An informer could not complete its initial list: the server kept refusing it (401, 403, a 404 for a

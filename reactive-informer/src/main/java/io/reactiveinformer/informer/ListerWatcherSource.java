@@ -1,10 +1,10 @@
 package io.reactiveinformer.informer;
 
 import io.kubernetes.client.common.KubernetesObject;
+import io.reactiveinformer.api.PartialObjectMetadata;
+import io.reactiveinformer.api.ResourceType;
 import io.reactiveinformer.client.KubernetesClient;
 import io.reactiveinformer.client.ResourceClient;
-import io.reactiveinformer.client.ResourceType;
-import io.reactiveinformer.codec.PartialObjectMetadata;
 import io.reactiveinformer.watch.ListerWatcher;
 import java.util.Objects;
 
@@ -63,8 +63,8 @@ public interface ListerWatcherSource {
                 return scoped(client.metadata(resource), namespace);
             }
 
-            private <T extends KubernetesObject> ResourceClient<T> scoped(ResourceClient<T> resource, String namespace) {
-                return namespace == null ? resource.inAnyNamespace() : resource.inNamespace(namespace);
+            private <T extends KubernetesObject> ListerWatcher<T> scoped(ResourceClient<T> resource, String namespace) {
+                return ListerWatcher.of(namespace == null ? resource.inAnyNamespace() : resource.inNamespace(namespace));
             }
 
             @Override

@@ -1,7 +1,7 @@
 package io.reactiveinformer.informer;
 
-import io.reactiveinformer.client.KubernetesClientException;
-import io.reactiveinformer.client.WatchEvent;
+import io.reactiveinformer.api.KubernetesClientException;
+import io.reactiveinformer.api.WatchEvent;
 import java.util.function.IntSupplier;
 
 /** Records nothing. */

@@ -1,25 +1,21 @@
 package io.reactiveinformer.informer;
 
 import io.kubernetes.client.common.KubernetesObject;
+import io.reactiveinformer.api.WatchEvent;
 import io.reactiveinformer.cache.ConcurrentIndexer;
 import io.reactiveinformer.cache.DeltaFifo;
 import io.reactiveinformer.cache.FifoEntry;
 import io.reactiveinformer.cache.IndexFunction;
 import io.reactiveinformer.cache.Indexer;
 import io.reactiveinformer.cache.Lister;
-import io.reactiveinformer.client.WatchEvent;
 import io.reactiveinformer.watch.ListerWatcher;
 import io.reactiveinformer.watch.Reflector;
 import io.reactiveinformer.watch.ReflectorEvent;
 import io.reactiveinformer.watch.ReflectorOptions;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.UnaryOperator;
 import org.reactivestreams.Subscription;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,8 +46,8 @@ import reactor.core.scheduler.Schedulers;
  *   <li><b>Reflector:</b> its events are handled on the thread that emits them (the
  *       {@link ListerWatcher}'s, e.g. a Netty event loop, or a worker of {@link Builder#scheduler}
  *       after a backoff); handling one only pushes it into the FIFO (the transform runs there).</li>
- *   <li><b>Apply loop:</b> the FIFO's drain loop, on {@link Builder#scheduler}, never on the pushing
- *       thread: it takes one entry at a time, applies it to the cache and offers the notifications to
+ *   <li><b>Apply loop:</b> the FIFO's drain loop, on {@link Builder#deliveryScheduler}, never on the
+ *       pushing thread: it takes one entry at a time, applies it to the cache and offers the notifications to
  *       the subscribers' buffers, and yields the thread after about a millisecond of work. A relist's
  *       cache swap and diff therefore never run on a network event loop. Applying an entry excludes
  *       only a subscriber joining (which copies the cache: that is what makes the seam between initial
@@ -60,9 +56,10 @@ import reactor.core.scheduler.Schedulers;
  *   <li><b>Subscribers:</b> each one is a drain task scheduled on {@link Builder#deliveryScheduler}
  *       (or, for a {@link SubscriberOptions#blocking() blocking} one, on
  *       {@link Builder#blockingScheduler}) whenever it has notifications and demand; a task delivers
- *       for about a millisecond and then lets other tasks run, so a subscriber whose handler is slow
- *       delays the others by at most one of its handler calls, and its memory is bounded by its
- *       {@link BufferPolicy}. A failing or cancelled subscriber affects only itself.</li>
+ *       for about a millisecond and then lets other tasks run, and the default delivery scheduler is
+ *       work-stealing, so a subscriber whose handler is slow delays another only when every delivery
+ *       thread is busy, and then by at most one of its handler calls, never by its backlog. Its memory
+ *       is bounded by its {@link BufferPolicy}. A failing or cancelled subscriber affects only itself.</li>
  *   <li><b>Timers:</b> the resync check and the reflector's backoff and timeouts run on
  *       {@link Builder#scheduler}, which is also the clock.</li>
  * </ul>
@@ -102,10 +99,7 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
     private final SharedProcessor<T> processor = new SharedProcessor<>();
     private final AtomicInteger handlersCreated = new AtomicInteger();
 
-    /** Lowered by handlers that join before start; read by start. Guarded by the processor's seam. */
-    private volatile Duration resyncCheckPeriod;
-    /** The handlers whose resync is due at the latest check; replaced as a whole by each check. */
-    private volatile Set<HandlerRegistration<T>> resyncing = Set.of();
+    private final ResyncSchedule<T> resync;
     private volatile String lastSyncResourceVersion = "";
 
     private final Disposable.Composite running = Disposables.composite();
@@ -115,15 +109,17 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         this.spec = builder.spec;
         this.name = builder.name != null ? builder.name : spec.displayName();
         this.scheduler = builder.scheduler;
-        this.deliveryScheduler = builder.deliveryScheduler != null ? builder.deliveryScheduler : builder.scheduler;
+        this.deliveryScheduler = builder.deliveryScheduler();
         this.blockingScheduler = builder.blockingScheduler;
         this.state = new InformerState(name, scheduler, builder.syncFailureThreshold);
         this.userCode = new UserCode(name, state);
         this.indexer = new ConcurrentIndexer<>(builder.indexers, userCode.indexFailures());
         this.lister = new Lister<>(indexer);
-        this.fifo = new DeltaFifo<>(indexer, userCode.guard(spec.transform()), scheduler, userCode.unkeyable());
+        // The apply loop shares the subscribers' work-stealing scheduler: behind a relist being applied on one
+        // thread, other informers' entries and subscribers run on the others.
+        this.fifo = new DeltaFifo<>(indexer, userCode.guard(spec.transform()), deliveryScheduler, userCode.unkeyable());
         this.applier = new DeltaApplier<>(indexer);
-        this.resyncCheckPeriod = builder.resyncPeriod;
+        this.resync = new ResyncSchedule<>(name, scheduler, builder.resyncPeriod);
         this.reflector = Reflector.builder(builder.listerWatcher)
                 .name(name)
                 .options(builder.reflectorOptions.withSelectors(spec.labelSelector(), spec.fieldSelector()))
@@ -166,15 +162,12 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         if (!first[0]) {
             return lifecycle;
         }
-        Duration checkPeriod = resyncCheckPeriod;
         ApplyLoop applyLoop = new ApplyLoop();
         running.add(applyLoop);
         fifo.entries().subscribe(applyLoop);
         running.add(reflector.events().subscribe(this::onReflectorEvent, this::reflectorFailed, this::reflectorEnded));
-        if (!checkPeriod.isZero()) {
-            running.add(Flux.interval(checkPeriod, checkPeriod, scheduler).subscribe(tick -> checkResync()));
-        }
-        log.debug("{}: started (resync check every {})", name, checkPeriod);
+        running.add(resync.start(processor::handlers, fifo::resync));
+        log.debug("{}: started (resync check every {})", name, resync.checkPeriod());
         return lifecycle;
     }
 
@@ -251,6 +244,11 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
      * Failures of user code as they happen (see {@link UserCodeError.Stage} for what the informer did
      * instead), to the subscribers present at the time; one that does not keep up misses some, which
      * {@link InformerHealth#userCodeErrors()} still counts. Never completes.
+     *
+     * <p>A handler's exception is seen here when it reaches the informer, i.e. when the subscriber's
+     * {@code onNext} throws. Reactor's own lambda subscribers and operators such as {@code doOnNext}
+     * catch it first, hand it to that subscription's error handler and cancel: the informer then only
+     * sees the cancellation (the subscription ends alone either way).
      */
     public Flux<UserCodeError> userCodeErrors() {
         return userCode.errors();
@@ -301,7 +299,7 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
 
     /** How often resyncs are checked for; zero for never. Lowered by handlers registered before start. */
     public Duration resyncCheckPeriod() {
-        return resyncCheckPeriod;
+        return resync.checkPeriod();
     }
 
     void activate(HandlerRegistration<T> handler, CoreSubscriber<? super Notification<T>> actual) {
@@ -330,10 +328,8 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
                     }
                 }, actual);
         handler.buffer = buffer;
-        boolean joined = processor.add(handler, indexer::list, state::isSynced, () -> {
-            handler.resyncPeriod = effectiveResyncPeriod(handler);
-            handler.nextResyncMillis = scheduler.now(TimeUnit.MILLISECONDS) + handler.resyncPeriod.toMillis();
-        });
+        boolean joined = processor.add(handler, indexer::list, state::isSynced,
+                () -> resync.join(handler, state.isStarted()));
         unobserve[0] = metrics.subscriberAdded(handler.name(), buffer::depth);
         actual.onSubscribe(buffer);
         if (!joined) {
@@ -342,28 +338,6 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
             buffer.complete();
         }
         buffer.start();
-    }
-
-    /** client-go's rules: at least the minimum; below the check period it lowers it before start, else is raised to it. */
-    private Duration effectiveResyncPeriod(HandlerRegistration<T> handler) {
-        Duration period = handler.options().resyncPeriod();
-        if (period.isZero()) {
-            return period;
-        }
-        if (resyncCheckPeriod.isZero() || period.compareTo(resyncCheckPeriod) < 0) {
-            if (!state.isStarted()) {
-                resyncCheckPeriod = period;
-            } else if (resyncCheckPeriod.isZero()) {
-                log.warn("{}: handler {} asks for a resync every {}, but the informer started without resync checks; "
-                        + "it gets no resync", name, handler.name(), period);
-                return Duration.ZERO;
-            } else {
-                log.warn("{}: handler {} asks for a resync every {}, below the started informer's check period {}; "
-                        + "using the check period", name, handler.name(), period, resyncCheckPeriod);
-                return resyncCheckPeriod;
-            }
-        }
-        return period;
     }
 
     /** The handlers receiving notifications now. */
@@ -402,29 +376,11 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         state.caughtUp();
     }
 
-    // ---- resync (on the scheduler)
-
-    private void checkResync() {
-        long now = scheduler.now(TimeUnit.MILLISECONDS);
-        Set<HandlerRegistration<T>> due = new HashSet<>();
-        for (HandlerRegistration<T> handler : processor.handlers()) {
-            long period = handler.resyncPeriod.toMillis();
-            if (period > 0 && now >= handler.nextResyncMillis) {
-                due.add(handler);
-                handler.nextResyncMillis = now + period;
-            }
-        }
-        resyncing = due;
-        if (!due.isEmpty()) {
-            fifo.resync();
-        }
-    }
-
     // ---- FIFO → cache → handlers (the apply loop, on the scheduler)
 
     private void apply(FifoEntry<T> entry) {
         boolean becomesSynced = entry instanceof FifoEntry.Replace<T> replace && replace.initial() && !state.isSynced();
-        processor.applyAndDistribute(() -> applier.apply(entry), resyncing, becomesSynced ? state::markSynced : null);
+        processor.applyAndDistribute(() -> applier.apply(entry), resync.due(), becomesSynced ? state::markSynced : null);
         if (becomesSynced) {
             log.debug("{}: synced with {} objects", name, indexer.size());
             state.announceSynced();
@@ -478,6 +434,7 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         private String name;
         private ReflectorOptions reflectorOptions = ReflectorOptions.defaults();
         private Scheduler scheduler = Schedulers.parallel();
+        private boolean schedulerSet;
         private Scheduler deliveryScheduler;
         private Scheduler blockingScheduler = Schedulers.boundedElastic();
         private Duration resyncPeriod = Duration.ZERO;
@@ -505,12 +462,17 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         /** Runs the resync checks and the reflector's delays and timeouts; the clock. Default {@link Schedulers#parallel()}. */
         public Builder<T> scheduler(Scheduler scheduler) {
             this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            this.schedulerSet = true;
             return this;
         }
 
         /**
          * Runs the subscribers' drain tasks, and so their handlers (those not declared
-         * {@link SubscriberOptions#blocking() blocking}). Default: the {@link #scheduler(Scheduler) scheduler}.
+         * {@link SubscriberOptions#blocking() blocking}). Default: a work-stealing pool with a thread per
+         * core shared by every informer in the JVM, in which an idle thread takes the tasks queued behind a
+         * slow handler's call; or, when a {@link #scheduler(Scheduler) scheduler} was set (e.g. a
+         * virtual-time one in a test), that scheduler. With {@link Schedulers#parallel()} here, a fast
+         * subscriber's task dealt to the thread running a slow handler's call waits for that call.
          */
         public Builder<T> deliveryScheduler(Scheduler deliveryScheduler) {
             this.deliveryScheduler = Objects.requireNonNull(deliveryScheduler, "deliveryScheduler");
@@ -563,6 +525,10 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         public Builder<T> metrics(InformerMetrics.Provider metrics) {
             this.metrics = Objects.requireNonNull(metrics, "metrics");
             return this;
+        }
+
+        Scheduler deliveryScheduler() {
+            return deliveryScheduler != null ? deliveryScheduler : schedulerSet ? scheduler : DeliveryScheduler.shared();
         }
 
         public SharedIndexInformer<T> build() {

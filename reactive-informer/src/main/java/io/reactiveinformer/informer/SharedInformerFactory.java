@@ -1,10 +1,10 @@
 package io.reactiveinformer.informer;
 
 import io.kubernetes.client.common.KubernetesObject;
+import io.reactiveinformer.api.PartialObjectMetadata;
+import io.reactiveinformer.api.ResourceType;
 import io.reactiveinformer.cache.IndexFunction;
 import io.reactiveinformer.client.KubernetesClient;
-import io.reactiveinformer.client.ResourceType;
-import io.reactiveinformer.codec.PartialObjectMetadata;
 import io.reactiveinformer.watch.ListerWatcher;
 import io.reactiveinformer.watch.ReflectorOptions;
 import java.time.Duration;
@@ -44,7 +44,8 @@ public final class SharedInformerFactory {
     private SharedInformerFactory(Builder builder) {
         this.source = builder.source;
         this.scheduler = builder.scheduler;
-        this.deliveryScheduler = builder.deliveryScheduler != null ? builder.deliveryScheduler : builder.scheduler;
+        this.deliveryScheduler = builder.deliveryScheduler != null ? builder.deliveryScheduler
+                : builder.schedulerSet ? builder.scheduler : DeliveryScheduler.shared();
         this.blockingScheduler = builder.blockingScheduler;
         this.defaultResyncPeriod = builder.defaultResyncPeriod;
         this.reflectorOptions = builder.reflectorOptions;
@@ -157,9 +158,10 @@ public final class SharedInformerFactory {
     }
 
     /**
-     * Stops every informer (cancelling their lists and watches, which releases their connections) and
-     * refuses new ones. The returned {@code Mono} completes once all are stopped; calling this again
-     * does nothing more.
+     * Stops every informer now (cancelling their lists and watches, which releases their connections)
+     * and refuses new ones: the work is done when this method returns, whether or not the returned
+     * {@code Mono} is subscribed. The {@code Mono} only lets a reactive caller chain on it; it
+     * completes at once. Calling this again does nothing more.
      */
     public Mono<Void> shutdown() {
         List<Disposable> stopping;
@@ -167,7 +169,8 @@ public final class SharedInformerFactory {
             shutDown = true;
             stopping = new ArrayList<>(started.values());
         }
-        return Mono.fromRunnable(() -> stopping.forEach(Disposable::dispose));
+        stopping.forEach(Disposable::dispose);
+        return Mono.empty();
     }
 
     /** The informers created so far, in creation order. */
@@ -180,6 +183,7 @@ public final class SharedInformerFactory {
 
         private final ListerWatcherSource source;
         private Scheduler scheduler = Schedulers.parallel();
+        private boolean schedulerSet;
         private Scheduler deliveryScheduler;
         private Scheduler blockingScheduler = Schedulers.boundedElastic();
         private Duration defaultResyncPeriod = Duration.ZERO;
@@ -194,6 +198,7 @@ public final class SharedInformerFactory {
         /** See {@link SharedIndexInformer.Builder#scheduler}. */
         public Builder scheduler(Scheduler scheduler) {
             this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            this.schedulerSet = true;
             return this;
         }
 

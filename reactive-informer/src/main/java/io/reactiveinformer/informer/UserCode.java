@@ -1,10 +1,10 @@
 package io.reactiveinformer.informer;
 
 import io.kubernetes.client.common.KubernetesObject;
+import io.reactiveinformer.api.KubernetesClientException;
+import io.reactiveinformer.api.WatchEvent;
 import io.reactiveinformer.cache.IndexFailureListener;
 import io.reactiveinformer.cache.ObjectKeys;
-import io.reactiveinformer.client.KubernetesClientException;
-import io.reactiveinformer.client.WatchEvent;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,8 +1,8 @@
 package io.reactiveinformer.watch;
 
-import io.reactiveinformer.client.KubernetesApiException;
-import io.reactiveinformer.client.ListOptions;
-import io.reactiveinformer.client.ObjectList;
+import io.reactiveinformer.api.KubernetesApiException;
+import io.reactiveinformer.api.ListOptions;
+import io.reactiveinformer.api.ObjectList;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;

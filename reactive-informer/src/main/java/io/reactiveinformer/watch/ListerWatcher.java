@@ -1,18 +1,20 @@
 package io.reactiveinformer.watch;
 
-import io.reactiveinformer.client.ListOptions;
-import io.reactiveinformer.client.ObjectList;
-import io.reactiveinformer.client.WatchEvent;
-import io.reactiveinformer.client.WatchOptions;
+import io.kubernetes.client.common.KubernetesObject;
+import io.reactiveinformer.api.ListOptions;
+import io.reactiveinformer.api.ObjectList;
+import io.reactiveinformer.api.WatchEvent;
+import io.reactiveinformer.api.WatchOptions;
+import io.reactiveinformer.client.ResourceClient;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
  * The two calls a reflector needs from the API server, for one resource (and namespace and selectors).
- * Implementations: the HTTP resource client, and the test kit's in-memory one.
+ * Implementations: {@link #of(ResourceClient)} over the HTTP client, and the test kit's in-memory one.
  *
  * <p>Both calls are cold: nothing is sent before subscription, and cancelling closes the request.
- * Errors arrive as {@link io.reactiveinformer.client.KubernetesClientException} subtypes, so the
+ * Errors arrive as {@link io.reactiveinformer.api.KubernetesClientException} subtypes, so the
  * reflector can tell a relist (410) from a back-off (429, 5xx, transport) from an access problem (401/403).
  *
  * @param <T> the object type
@@ -24,4 +26,12 @@ public interface ListerWatcher<T> {
 
     /** A watch stream; it completes when the server closes it normally. */
     Flux<WatchEvent<T>> watch(WatchOptions options);
+
+    /**
+     * Lists and watches through {@code client}, with its namespace and selectors (client-go's
+     * {@code NewListWatchFromClient}). The adapter lives here so the client never depends on the reflector.
+     */
+    static <T extends KubernetesObject> ListerWatcher<T> of(ResourceClient<T> client) {
+        return new ClientListerWatcher<>(client);
+    }
 }

@@ -2,8 +2,8 @@ package io.reactiveinformer.watch;
 
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import io.reactiveinformer.client.KubernetesClientException;
-import io.reactiveinformer.client.WatchEvent;
+import io.reactiveinformer.api.KubernetesClientException;
+import io.reactiveinformer.api.WatchEvent;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -91,9 +91,9 @@ public sealed interface ReflectorEvent<T extends KubernetesObject> {
      * with a typed error after a number of attempts (a 403 or a missing CRD's 404 repeats forever) while
      * the reflector keeps trying.
      *
-     * @param error               what failed; a {@link io.reactiveinformer.client.KubernetesApiException}
-     *                            subtype for an error answer, a {@link io.reactiveinformer.client.TransportException},
-     *                            a {@link io.reactiveinformer.client.DecodeException}, or a
+     * @param error               what failed; a {@link io.reactiveinformer.api.KubernetesApiException}
+     *                            subtype for an error answer, a {@link io.reactiveinformer.api.TransportException},
+     *                            a {@link io.reactiveinformer.api.DecodeException}, or a
      *                            {@link ReflectorException} for what the reflector noticed itself
      * @param consecutiveFailures failures since the last successful list or the last delivered watch event, this one included
      * @param retryIn             the delay before the next attempt; zero when the reflector relists at once

@@ -1,6 +1,6 @@
 package io.reactiveinformer.watch;
 
-import io.reactiveinformer.client.KubernetesClientException;
+import io.reactiveinformer.api.KubernetesClientException;
 
 /**
  * A failure the reflector detected itself, rather than one the client signalled. Always retriable:
@@ -17,6 +17,11 @@ public final class ReflectorException extends KubernetesClientException {
         WATCH_IDLE,
         /** The watch closed normally within a second without any event: suspicious; relist. */
         WATCH_TOO_SHORT,
+        /**
+         * The server's store is older than what was already synced (etcd restored from a backup): relist.
+         * See {@code StoreRollbackDetector}.
+         */
+        STORE_ROLLED_BACK,
         /** The {@link ListerWatcher} broke its contract and signalled something else than a client exception; relist. */
         UNEXPECTED_ERROR
     }

@@ -23,15 +23,20 @@ import java.util.Objects;
  *                        above the server's bookmark interval, or at least {@code 2 × minWatchTimeout} when
  *                        the server may send no bookmarks, lest quiet watches count as failures
  * @param backoff         the delays between failed attempts
+ * @param rollbackProbeDelay how long a re-watch after a lost connection may stay silent before the reflector
+ *                        checks, with one {@code limit=1} LIST, whether the server's store went back in time
+ *                        (etcd restored from a backup) and relists if so; {@code null} never checks. See
+ *                        {@link StoreRollbackDetector}
  */
 public record ReflectorOptions(String labelSelector, String fieldSelector, Integer pageSize, boolean streamingList,
-                               Duration minWatchTimeout, Duration idleTimeout, Backoff backoff) {
+                               Duration minWatchTimeout, Duration idleTimeout, Backoff backoff,
+                               Duration rollbackProbeDelay) {
 
     /** client-go's page size. */
     public static final int DEFAULT_PAGE_SIZE = 500;
 
     private static final ReflectorOptions DEFAULTS = new ReflectorOptions(null, null, null, false,
-            Duration.ofMinutes(5), Duration.ofMinutes(11), Backoff.defaults());
+            Duration.ofMinutes(5), Duration.ofMinutes(11), Backoff.defaults(), Duration.ofSeconds(10));
 
     public ReflectorOptions {
         Objects.requireNonNull(minWatchTimeout, "minWatchTimeout");
@@ -46,6 +51,9 @@ public record ReflectorOptions(String labelSelector, String fieldSelector, Integ
         if (idleTimeout.isNegative() || idleTimeout.isZero()) {
             throw new IllegalArgumentException("idleTimeout must be positive: " + idleTimeout);
         }
+        if (rollbackProbeDelay != null && rollbackProbeDelay.isNegative()) {
+            throw new IllegalArgumentException("rollbackProbeDelay must not be negative: " + rollbackProbeDelay);
+        }
     }
 
     /**
@@ -53,7 +61,8 @@ public record ReflectorOptions(String labelSelector, String fieldSelector, Integ
      * {@link Backoff#defaults()}, and an idle timeout of 11 minutes: longer than the longest watch, so it
      * fires only on a connection that is dead (a live server closes every watch by its timeout), whatever
      * the server's bookmark habits. API servers with a watch cache send a bookmark about every minute;
-     * against those, an idle timeout of 2 to 3 minutes detects a dead connection sooner.
+     * against those, an idle timeout of 2 to 3 minutes detects a dead connection sooner. A re-watch after a
+     * lost connection that stays silent for 10 s is checked for a store rollback.
      */
     public static ReflectorOptions defaults() {
         return DEFAULTS;
@@ -61,31 +70,36 @@ public record ReflectorOptions(String labelSelector, String fieldSelector, Integ
 
     public ReflectorOptions withSelectors(String labelSelector, String fieldSelector) {
         return new ReflectorOptions(labelSelector, fieldSelector, pageSize, streamingList, minWatchTimeout,
-                idleTimeout, backoff);
+                idleTimeout, backoff, rollbackProbeDelay);
     }
 
     public ReflectorOptions withPageSize(Integer pageSize) {
         return new ReflectorOptions(labelSelector, fieldSelector, pageSize, streamingList, minWatchTimeout,
-                idleTimeout, backoff);
+                idleTimeout, backoff, rollbackProbeDelay);
     }
 
     public ReflectorOptions withStreamingList(boolean streamingList) {
         return new ReflectorOptions(labelSelector, fieldSelector, pageSize, streamingList, minWatchTimeout,
-                idleTimeout, backoff);
+                idleTimeout, backoff, rollbackProbeDelay);
     }
 
     public ReflectorOptions withMinWatchTimeout(Duration minWatchTimeout) {
         return new ReflectorOptions(labelSelector, fieldSelector, pageSize, streamingList, minWatchTimeout,
-                idleTimeout, backoff);
+                idleTimeout, backoff, rollbackProbeDelay);
     }
 
     public ReflectorOptions withIdleTimeout(Duration idleTimeout) {
         return new ReflectorOptions(labelSelector, fieldSelector, pageSize, streamingList, minWatchTimeout,
-                idleTimeout, backoff);
+                idleTimeout, backoff, rollbackProbeDelay);
     }
 
     public ReflectorOptions withBackoff(Backoff backoff) {
         return new ReflectorOptions(labelSelector, fieldSelector, pageSize, streamingList, minWatchTimeout,
-                idleTimeout, backoff);
+                idleTimeout, backoff, rollbackProbeDelay);
+    }
+
+    public ReflectorOptions withRollbackProbeDelay(Duration rollbackProbeDelay) {
+        return new ReflectorOptions(labelSelector, fieldSelector, pageSize, streamingList, minWatchTimeout,
+                idleTimeout, backoff, rollbackProbeDelay);
     }
 }

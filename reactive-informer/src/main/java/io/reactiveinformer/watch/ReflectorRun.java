@@ -5,12 +5,12 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Status;
 import io.kubernetes.client.openapi.models.V1StatusCause;
 import io.kubernetes.client.openapi.models.V1StatusDetails;
-import io.reactiveinformer.client.KubernetesApiException;
-import io.reactiveinformer.client.KubernetesClientException;
-import io.reactiveinformer.client.ListOptions;
-import io.reactiveinformer.client.TransportException;
-import io.reactiveinformer.client.WatchEvent;
-import io.reactiveinformer.client.WatchOptions;
+import io.reactiveinformer.api.KubernetesApiException;
+import io.reactiveinformer.api.KubernetesClientException;
+import io.reactiveinformer.api.ListOptions;
+import io.reactiveinformer.api.TransportException;
+import io.reactiveinformer.api.WatchEvent;
+import io.reactiveinformer.api.WatchOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,6 +24,7 @@ import org.slf4j.LoggerFactory;
 import reactor.core.Exceptions;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 import reactor.core.publisher.SynchronousSink;
 import reactor.core.scheduler.Scheduler;
 
@@ -42,6 +43,8 @@ final class ReflectorRun<T extends KubernetesObject> {
     /** A watch closing this soon without any event means something is wrong (client-go: relist). */
     static final Duration SHORT_WATCH = Duration.ofSeconds(1);
     static final String INITIAL_EVENTS_END = "k8s.io/initial-events-end";
+    /** A watch the server ends this much before the timeout it was asked for was ended for another reason. */
+    private static final Duration EARLY_CLOSE_SLACK = Duration.ofSeconds(1);
     private static final String CAUSE_RESOURCE_VERSION_TOO_LARGE = "ResourceVersionTooLarge";
 
     private enum Step { LIST, WATCH }
@@ -54,6 +57,7 @@ final class ReflectorRun<T extends KubernetesObject> {
     private final BackoffTimer backoff;
     private final ListPager<T> pager;
     private final ListOptions listSelectors;
+    private final StoreRollbackDetector rollback = new StoreRollbackDetector();
 
     private String lastSyncResourceVersion = "";
     private boolean resourceVersionUnavailable;
@@ -138,6 +142,7 @@ final class ReflectorRun<T extends KubernetesObject> {
         }
         String listedVersion = gathered.resourceVersion == null ? "" : gathered.resourceVersion;
         synced(listedVersion);
+        rollback.listed(listedVersion);
         log.debug("{}: listed {} objects at resourceVersion \"{}\"", name, gathered.items.size(), listedVersion);
         return new ReflectorEvent.Listed<>(gathered.items, listedVersion);
     }
@@ -159,7 +164,7 @@ final class ReflectorRun<T extends KubernetesObject> {
         WatchOptions request = watchOptions(resourceVersion).withInitialEvents();
         log.debug("{}: streaming list from resourceVersion \"{}\"", name, resourceVersion);
         InitialEvents<T> initial = new InitialEvents<>();
-        WatchProgress progress = new WatchProgress(scheduler.now(TimeUnit.MILLISECONDS));
+        WatchProgress progress = new WatchProgress(scheduler.now(TimeUnit.MILLISECONDS), request.timeoutSeconds());
         return idleGuarded(listerWatcher.watch(request))
                 .<ReflectorEvent<T>>handle((event, sink) -> {
                     if (initial.isComplete()) {
@@ -179,6 +184,7 @@ final class ReflectorRun<T extends KubernetesObject> {
     private ReflectorEvent<T> streamed(InitialEvents<T> initial) {
         List<T> items = initial.drain();
         synced(initial.resourceVersion);
+        rollback.listed(initial.resourceVersion);
         log.debug("{}: streamed {} objects up to resourceVersion \"{}\"", name, items.size(), initial.resourceVersion);
         return new ReflectorEvent.Listed<>(items, initial.resourceVersion);
     }
@@ -212,11 +218,54 @@ final class ReflectorRun<T extends KubernetesObject> {
         String resourceVersion = lastSyncResourceVersion;
         WatchOptions request = watchOptions(resourceVersion);
         log.debug("{}: watching from resourceVersion \"{}\" for {} s", name, resourceVersion, request.timeoutSeconds());
-        WatchProgress progress = new WatchProgress(scheduler.now(TimeUnit.MILLISECONDS));
-        return idleGuarded(listerWatcher.watch(request))
+        WatchProgress progress = new WatchProgress(scheduler.now(TimeUnit.MILLISECONDS), request.timeoutSeconds());
+        RollbackProbe probe = options.rollbackProbeDelay() != null && rollback.probeDue()
+                ? new RollbackProbe(rollback.newestSynced()) : null;
+        Flux<WatchEvent<T>> events = idleGuarded(listerWatcher.watch(request));
+        return (probe == null ? events : rollbackGuarded(events, probe))
                 .<ReflectorEvent<T>>handle((event, sink) -> emit(event, progress, sink))
-                .concatWith(Flux.defer(() -> watchClosed(resourceVersion, progress)))
+                .concatWith(Flux.defer(() -> probe != null && probe.rolledBackTo != null
+                        ? storeRolledBack(probe.rolledBackTo)
+                        : watchClosed(resourceVersion, progress)))
                 .onErrorResume(ReflectorRun::recoverable, e -> watchFailed(clientException(e)));
+    }
+
+    /**
+     * Ends the watch when it stays silent for the probe delay and a {@code limit=1} consistent LIST then finds
+     * the store older than what was synced (see {@link StoreRollbackDetector}); the first event cancels the
+     * probe, before or during its request. A failed probe leaves the watch alone.
+     */
+    private Flux<WatchEvent<T>> rollbackGuarded(Flux<WatchEvent<T>> watch, RollbackProbe probe) {
+        ListOptions current = listSelectors.withLimit(1).withResourceVersion("", null);
+        return Flux.defer(() -> {
+            Sinks.Empty<Void> firstEvent = Sinks.empty();
+            Mono<String> rolledBack = Mono.delay(options.rollbackProbeDelay(), scheduler)
+                    .then(listerWatcher.list(current))
+                    .map(list -> list.resourceVersion() == null ? "" : list.resourceVersion())
+                    .doOnNext(version -> log.debug("{}: quiet re-watch; the store is at resourceVersion \"{}\"", name,
+                            version))
+                    .filter(version -> StoreRollbackDetector.isOlder(version, probe.newestSynced))
+                    .doOnNext(version -> probe.rolledBackTo = version)
+                    .onErrorResume(Exception.class, e -> {
+                        log.debug("{}: the rollback probe failed: {}", name, e.toString());
+                        return Mono.empty();
+                    })
+                    .takeUntilOther(firstEvent.asMono());
+            // only a rollback may end the watch: a probe that found nothing (or was cancelled) must not
+            return watch.doOnNext(event -> firstEvent.tryEmitEmpty())
+                    .takeUntilOther(rolledBack.concatWith(Mono.never()));
+        });
+    }
+
+    private Flux<ReflectorEvent<T>> storeRolledBack(String storeVersion) {
+        rollback.rolledBack(storeVersion);
+        // relist from the store as it is now: a list at our (future) version would wait or fail
+        resourceVersionUnavailable = true;
+        log.warn("{}: the server's store is at resourceVersion \"{}\", older than \"{}\" already synced: it went back "
+                + "in time (etcd restored from a backup?); relisting", name, storeVersion, lastSyncResourceVersion);
+        return fail(new ReflectorException(ReflectorException.Reason.STORE_ROLLED_BACK, "the store is at resourceVersion \""
+                + storeVersion + "\", older than \"" + lastSyncResourceVersion + "\" already synced", null),
+                Step.LIST, Duration.ZERO);
     }
 
     private WatchOptions watchOptions(String resourceVersion) {
@@ -255,6 +304,7 @@ final class ReflectorRun<T extends KubernetesObject> {
         progress.events++;
         consecutiveFailures = 0;
         String resourceVersion = resourceVersionOf(event.object());
+        rollback.observed(resourceVersion);
         boolean hasVersion = resourceVersion != null && !resourceVersion.isEmpty();
         if (hasVersion) {
             lastSyncResourceVersion = resourceVersion;
@@ -279,12 +329,20 @@ final class ReflectorRun<T extends KubernetesObject> {
         }
         log.debug("{}: the server closed the watch after {} ms and {} events; watching again from \"{}\"",
                 name, lasted, progress.events, lastSyncResourceVersion);
+        if (lasted + EARLY_CLOSE_SLACK.toMillis() < progress.timeoutMillis) {
+            // not the timeout we asked for: a restarting server or a re-initialized watch cache
+            rollback.connectionLost();
+        }
         next = Step.WATCH;
         return Flux.empty();
     }
 
     private Flux<ReflectorEvent<T>> watchFailed(KubernetesClientException error) {
-        return fail(error, canRewatch(error) ? Step.WATCH : Step.LIST, retryDelay(error));
+        boolean rewatch = canRewatch(error);
+        if (rewatch) {
+            rollback.connectionLost();
+        }
+        return fail(error, rewatch ? Step.WATCH : Step.LIST, retryDelay(error));
     }
 
     /** Failures that say nothing about the state we hold: the server or the path to it is unwell. */
@@ -383,10 +441,23 @@ final class ReflectorRun<T extends KubernetesObject> {
 
     private static final class WatchProgress {
         final long startedMillis;
+        final long timeoutMillis;
         int events;
 
-        WatchProgress(long startedMillis) {
+        WatchProgress(long startedMillis, Integer timeoutSeconds) {
             this.startedMillis = startedMillis;
+            this.timeoutMillis = timeoutSeconds == null ? Long.MAX_VALUE : timeoutSeconds * 1000L;
+        }
+    }
+
+    /** One re-watch's probe: the version synced when it started, and what the probe found, if older. */
+    private static final class RollbackProbe {
+        final long newestSynced;
+        /** Written by the probe (any thread) before it ends the watch, read after the watch ended. */
+        volatile String rolledBackTo;
+
+        RollbackProbe(long newestSynced) {
+            this.newestSynced = newestSynced;
         }
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.netty.handler.ssl.ClientAuth;
+import io.reactiveinformer.api.TransportException;
 import io.reactiveinformer.codec.Fixtures;
 import io.reactiveinformer.config.ClientConfig;
 import io.reactiveinformer.config.TestPki;

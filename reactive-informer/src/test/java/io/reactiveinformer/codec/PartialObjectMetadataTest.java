@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
+import io.reactiveinformer.api.PartialObjectMetadata;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1ManagedFieldsEntry;
 import io.kubernetes.client.openapi.models.V1Pod;
+import io.reactiveinformer.api.PartialObjectMetadata;
 import io.reactiveinformer.cache.IndexFunction;
-import io.reactiveinformer.codec.PartialObjectMetadata;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

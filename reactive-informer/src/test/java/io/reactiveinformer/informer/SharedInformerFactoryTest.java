@@ -7,13 +7,13 @@ import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
-import io.reactiveinformer.client.KubernetesApiException;
-import io.reactiveinformer.client.ListOptions;
-import io.reactiveinformer.client.ObjectList;
-import io.reactiveinformer.client.ResourceType;
-import io.reactiveinformer.client.WatchEvent;
-import io.reactiveinformer.client.WatchOptions;
-import io.reactiveinformer.codec.PartialObjectMetadata;
+import io.reactiveinformer.api.KubernetesApiException;
+import io.reactiveinformer.api.ListOptions;
+import io.reactiveinformer.api.ObjectList;
+import io.reactiveinformer.api.PartialObjectMetadata;
+import io.reactiveinformer.api.ResourceType;
+import io.reactiveinformer.api.WatchEvent;
+import io.reactiveinformer.api.WatchOptions;
 import io.reactiveinformer.watch.Backoff;
 import io.reactiveinformer.watch.ListerWatcher;
 import io.reactiveinformer.watch.ReflectorOptions;
@@ -199,7 +199,7 @@ class SharedInformerFactoryTest {
         SharedIndexInformer<V1ConfigMap> configMaps = factory.informer(V1ConfigMap.class);
         factory.start();
         StepVerifier.create(pods.notifications()).expectNextCount(1)
-                .then(() -> factory.shutdown().subscribe())
+                .then(factory::shutdown) // eager: nothing subscribes to the returned Mono
                 .expectComplete()
                 .verify(Duration.ofSeconds(5));
         assertThat(source.openWatches).hasValue(0);

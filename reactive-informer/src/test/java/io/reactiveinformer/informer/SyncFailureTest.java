@@ -3,7 +3,7 @@ package io.reactiveinformer.informer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1Pod;
-import io.reactiveinformer.client.KubernetesApiException;
+import io.reactiveinformer.api.KubernetesApiException;
 import io.reactiveinformer.watch.Backoff;
 import io.reactiveinformer.watch.ReflectorOptions;
 import java.time.Duration;

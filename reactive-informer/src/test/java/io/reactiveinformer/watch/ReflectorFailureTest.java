@@ -16,10 +16,10 @@ import static io.reactiveinformer.watch.Fixtures.tooManyRequests;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1ConfigMap;
-import io.reactiveinformer.client.DecodeException;
-import io.reactiveinformer.client.KubernetesApiException;
-import io.reactiveinformer.client.TransportException;
-import io.reactiveinformer.client.WatchEvent;
+import io.reactiveinformer.api.DecodeException;
+import io.reactiveinformer.api.KubernetesApiException;
+import io.reactiveinformer.api.TransportException;
+import io.reactiveinformer.api.WatchEvent;
 import io.reactiveinformer.watch.ReflectorEvent.Listed;
 import java.time.Duration;
 import java.util.List;

@@ -9,8 +9,8 @@ import static io.reactiveinformer.watch.Fixtures.reflector;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1ConfigMap;
-import io.reactiveinformer.client.KubernetesApiException;
-import io.reactiveinformer.client.WatchEvent;
+import io.reactiveinformer.api.KubernetesApiException;
+import io.reactiveinformer.api.WatchEvent;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

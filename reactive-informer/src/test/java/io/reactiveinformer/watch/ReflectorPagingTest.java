@@ -10,8 +10,8 @@ import static io.reactiveinformer.watch.Fixtures.reflector;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1ConfigMap;
-import io.reactiveinformer.client.KubernetesApiException;
-import io.reactiveinformer.client.ListOptions;
+import io.reactiveinformer.api.KubernetesApiException;
+import io.reactiveinformer.api.ListOptions;
 import io.reactiveinformer.watch.ReflectorEvent.Listed;
 import java.time.Duration;
 import java.util.List;
@@ -157,7 +157,7 @@ class ReflectorPagingTest {
                 .listReturns(page("11", null, a, b));
 
         verify(ReflectorOptions.defaults())
-                .assertNext(failed(io.reactiveinformer.client.TransportException.class, 1, Duration.ofMillis(800)))
+                .assertNext(failed(io.reactiveinformer.api.TransportException.class, 1, Duration.ofMillis(800)))
                 .expectNoEvent(Duration.ofMillis(800))
                 .expectNext(new Listed<>(List.of(a, b), "11"))
                 .thenCancel()

@@ -17,9 +17,9 @@ import static io.reactiveinformer.watch.Fixtures.reflector;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1ConfigMap;
-import io.reactiveinformer.client.KubernetesApiException;
-import io.reactiveinformer.client.WatchEvent;
-import io.reactiveinformer.client.WatchOptions;
+import io.reactiveinformer.api.KubernetesApiException;
+import io.reactiveinformer.api.WatchEvent;
+import io.reactiveinformer.api.WatchOptions;
 import io.reactiveinformer.watch.ReflectorEvent.Applied;
 import io.reactiveinformer.watch.ReflectorEvent.Listed;
 import java.time.Duration;

@@ -10,7 +10,7 @@ import static io.reactiveinformer.watch.Fixtures.reflector;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1ConfigMap;
-import io.reactiveinformer.client.WatchEvent;
+import io.reactiveinformer.api.WatchEvent;
 import java.time.Duration;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;

@@ -19,8 +19,10 @@ import reactor.core.scheduler.Scheduler;
 /**
  * The one queue implementation: client-go's dirty/processing sets, a delay heap with a single
  * timer, per-priority FIFOs and parked consumer demands, all guarded by one monitor that is only
- * held for a few field updates. No user code (consumers, rate limiters) runs under the monitor:
- * hand-offs decided under it are carried out after it is released.
+ * held for a few field updates. No consumer or rate limiter runs under the monitor: hand-offs
+ * decided under it are carried out after it is released. The one piece of user-supplied code that
+ * does run under it is the {@link WorkQueueMetrics} recorder ({@code added}, {@code queued},
+ * {@code worked}), whose contract says it must be cheap and must not call back into the queue.
  */
 final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges {
 

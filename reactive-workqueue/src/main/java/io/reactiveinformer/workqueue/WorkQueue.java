@@ -27,7 +27,8 @@ import reactor.core.publisher.Mono;
  *
  * <h2>Threading</h2>
  * All methods are thread-safe and non-blocking; none parks a thread. The queue holds an internal
- * monitor only for a few field updates and runs no consumer or rate limiter code under it. An item
+ * monitor only for a few field updates and runs no consumer or rate limiter code under it (only
+ * the {@link WorkQueueMetrics} recorder, which must be cheap and must not call back). An item
  * is handed to a waiting consumer (a {@link #get()} subscriber or a free {@link #process} worker)
  * on the thread that made it available: the thread calling {@code add}/{@code done}, or the
  * scheduler thread whose timer made a delayed item ready. Consumers that block or compute for long

@@ -5,8 +5,9 @@ package io.reactiveinformer.workqueue;
  * without Micrometer on the classpath; {@link MicrometerWorkQueueMetrics} is the Micrometer
  * binding, {@link Provider#noop()} the default.
  *
- * <p>The recording methods are called while the queue holds its internal lock: they must be cheap
- * and must not block or call back into the queue. Times come from the queue's scheduler.
+ * <p>{@link #added()}, {@link #queued} and {@link #worked} are called while the queue holds its
+ * internal lock; {@link #retried()} is called before it is taken. All must be cheap and must not
+ * block or call back into the queue. Times come from the queue's scheduler.
  */
 public interface WorkQueueMetrics {
 

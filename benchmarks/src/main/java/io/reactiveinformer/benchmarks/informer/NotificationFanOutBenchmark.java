@@ -1,11 +1,11 @@
 package io.reactiveinformer.benchmarks.informer;
 
 import io.kubernetes.client.openapi.models.V1Pod;
+import io.reactiveinformer.api.ListOptions;
+import io.reactiveinformer.api.ObjectList;
+import io.reactiveinformer.api.WatchEvent;
+import io.reactiveinformer.api.WatchOptions;
 import io.reactiveinformer.benchmarks.cache.BenchmarkPods;
-import io.reactiveinformer.client.ListOptions;
-import io.reactiveinformer.client.ObjectList;
-import io.reactiveinformer.client.WatchEvent;
-import io.reactiveinformer.client.WatchOptions;
 import io.reactiveinformer.informer.BufferPolicy;
 import io.reactiveinformer.informer.Notification;
 import io.reactiveinformer.informer.SharedIndexInformer;

@@ -1,8 +1,8 @@
 package io.reactiveinformer.e2e.client;
 
+import io.reactiveinformer.api.DynamicObject;
+import io.reactiveinformer.api.ResourceType;
 import io.reactiveinformer.client.KubernetesClient;
-import io.reactiveinformer.client.ResourceType;
-import io.reactiveinformer.codec.DynamicObject;
 
 /**
  * An API server the client contract runs against, and how to provoke on it what the contract

@@ -10,9 +10,9 @@ import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.reactiveinformer.api.WatchEvent;
 import io.reactiveinformer.client.KubernetesClient;
 import io.reactiveinformer.client.ResourceClient;
-import io.reactiveinformer.client.WatchEvent;
 import reactor.core.publisher.Mono;
 
 /**

@@ -8,13 +8,13 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import io.reactiveinformer.client.KubernetesApiException;
-import io.reactiveinformer.client.ListOptions;
-import io.reactiveinformer.client.PatchType;
+import io.reactiveinformer.api.DynamicObject;
+import io.reactiveinformer.api.KubernetesApiException;
+import io.reactiveinformer.api.ListOptions;
+import io.reactiveinformer.api.PatchType;
+import io.reactiveinformer.api.WatchEvent;
+import io.reactiveinformer.api.WatchOptions;
 import io.reactiveinformer.client.ResourceClient;
-import io.reactiveinformer.client.WatchEvent;
-import io.reactiveinformer.client.WatchOptions;
-import io.reactiveinformer.codec.DynamicObject;
 import tools.jackson.databind.JsonNode;
 
 /** The test custom resource ({@code testenv/crds/widgets.yaml}) as {@link DynamicObject}s, status subresource included. */

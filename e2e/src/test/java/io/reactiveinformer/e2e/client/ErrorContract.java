@@ -9,13 +9,13 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import io.kubernetes.client.openapi.models.V1ConfigMap;
-import io.reactiveinformer.client.KubernetesApiException;
-import io.reactiveinformer.client.ListOptions;
-import io.reactiveinformer.client.ObjectList;
-import io.reactiveinformer.client.PatchType;
+import io.reactiveinformer.api.KubernetesApiException;
+import io.reactiveinformer.api.ListOptions;
+import io.reactiveinformer.api.ObjectList;
+import io.reactiveinformer.api.PatchType;
+import io.reactiveinformer.api.WatchEvent;
+import io.reactiveinformer.api.WatchOptions;
 import io.reactiveinformer.client.ResourceClient;
-import io.reactiveinformer.client.WatchEvent;
-import io.reactiveinformer.client.WatchOptions;
 import reactor.test.StepVerifier;
 
 /** The typed errors: 409 Conflict, 404 NotFound, 403 Forbidden, 410 Gone. */

@@ -3,9 +3,9 @@ package io.reactiveinformer.e2e.client;
 import java.nio.file.Path;
 import java.util.List;
 
+import io.reactiveinformer.api.DynamicObject;
+import io.reactiveinformer.api.ResourceType;
 import io.reactiveinformer.client.KubernetesClient;
-import io.reactiveinformer.client.ResourceType;
-import io.reactiveinformer.codec.DynamicObject;
 import io.reactiveinformer.config.ClientConfig;
 import io.reactiveinformer.test.apiserver.KubeApiServer;
 

@@ -10,8 +10,8 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 import io.kubernetes.client.openapi.models.V1ConfigMap;
-import io.reactiveinformer.client.ListOptions;
-import io.reactiveinformer.client.ObjectList;
+import io.reactiveinformer.api.ListOptions;
+import io.reactiveinformer.api.ObjectList;
 import io.reactiveinformer.client.ResourceClient;
 import reactor.core.publisher.Flux;
 

@@ -1,8 +1,8 @@
 package io.reactiveinformer.e2e.client;
 
+import io.reactiveinformer.api.DynamicObject;
+import io.reactiveinformer.api.ResourceType;
 import io.reactiveinformer.client.KubernetesClient;
-import io.reactiveinformer.client.ResourceType;
-import io.reactiveinformer.codec.DynamicObject;
 import io.reactiveinformer.test.server.ClusterState;
 import io.reactiveinformer.test.server.Fault;
 import io.reactiveinformer.test.server.RequestInfo;
@@ -17,7 +17,7 @@ final class SimulatedBackend implements Backend {
     static final ResourceType<DynamicObject> WIDGETS =
             ResourceType.dynamic("testenv.reactiveinformer.io", "v1", "widgets", "Widget", true);
 
-    private final ClusterState state = ClusterState.builder().resource(WIDGETS).build();
+    private final ClusterState state = ClusterState.builder().resource(WIDGETS).requireNamespaces().build();
     private final int port;
     private final KubernetesClient admin;
     private final SimulatedApiServer forbidding;

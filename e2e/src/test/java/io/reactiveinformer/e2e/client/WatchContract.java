@@ -10,11 +10,11 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import io.kubernetes.client.openapi.models.V1ConfigMap;
-import io.reactiveinformer.client.ListOptions;
-import io.reactiveinformer.client.PatchType;
+import io.reactiveinformer.api.ListOptions;
+import io.reactiveinformer.api.PatchType;
+import io.reactiveinformer.api.WatchEvent;
+import io.reactiveinformer.api.WatchOptions;
 import io.reactiveinformer.client.ResourceClient;
-import io.reactiveinformer.client.WatchEvent;
-import io.reactiveinformer.client.WatchOptions;
 import reactor.core.publisher.Flux;
 import reactor.test.StepVerifier;
 

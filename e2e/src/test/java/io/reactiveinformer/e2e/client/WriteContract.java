@@ -17,8 +17,8 @@ import io.kubernetes.client.openapi.models.V1LabelSelector;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
-import io.reactiveinformer.client.KubernetesApiException;
-import io.reactiveinformer.client.PatchType;
+import io.reactiveinformer.api.KubernetesApiException;
+import io.reactiveinformer.api.PatchType;
 import io.reactiveinformer.client.ResourceClient;
 
 /** Create, get, replace, the three patch formats, server-side apply, the status subresource, delete. */

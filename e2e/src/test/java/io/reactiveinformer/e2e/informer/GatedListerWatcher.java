@@ -1,10 +1,10 @@
 package io.reactiveinformer.e2e.informer;
 
 import io.kubernetes.client.common.KubernetesObject;
-import io.reactiveinformer.client.ListOptions;
-import io.reactiveinformer.client.ObjectList;
-import io.reactiveinformer.client.WatchEvent;
-import io.reactiveinformer.client.WatchOptions;
+import io.reactiveinformer.api.ListOptions;
+import io.reactiveinformer.api.ObjectList;
+import io.reactiveinformer.api.WatchEvent;
+import io.reactiveinformer.api.WatchOptions;
 import io.reactiveinformer.watch.ListerWatcher;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -10,10 +10,10 @@ import io.kubernetes.client.openapi.models.V1PolicyRule;
 import io.kubernetes.client.openapi.models.V1Role;
 import io.kubernetes.client.openapi.models.V1RoleBinding;
 import io.kubernetes.client.openapi.models.V1RoleRef;
-import io.reactiveinformer.client.KubernetesApiException;
+import io.reactiveinformer.api.KubernetesApiException;
+import io.reactiveinformer.api.ListOptions;
+import io.reactiveinformer.api.PatchType;
 import io.reactiveinformer.client.KubernetesClient;
-import io.reactiveinformer.client.ListOptions;
-import io.reactiveinformer.client.PatchType;
 import io.reactiveinformer.client.ResourceClient;
 import io.reactiveinformer.config.ClientConfig;
 import io.reactiveinformer.informer.InformerSpec;
@@ -183,7 +183,7 @@ class KubeApiServerInformerTest {
     void compactionForcesA410AndTheRelistDeliversDeletionsMadeWhileDisconnected() {
         String test = "compact";
         StepVerifier.create(create(test, 0, 20)).expectComplete().verify(DEADLINE);
-        GatedListerWatcher<V1ConfigMap> gated = new GatedListerWatcher<>(maps); // the reflector sends the spec's selector
+        GatedListerWatcher<V1ConfigMap> gated = new GatedListerWatcher<>(ListerWatcher.of(maps)); // the reflector sends the spec's selector
         SharedIndexInformer<V1ConfigMap> informer = SharedIndexInformer.builder(spec(test), gated)
                 .reflectorOptions(OPTIONS).build();
         NotificationLog<V1ConfigMap> coalescing = subscribe(informer, SubscriberOptions.defaults().withName("coalescing"));
@@ -310,7 +310,7 @@ class KubeApiServerInformerTest {
     @SafeVarargs
     private void assertConverged(SharedIndexInformer<V1ConfigMap> informer, String test,
                                  NotificationLog<V1ConfigMap>... logs) {
-        ListerWatcher<V1ConfigMap> source = new RetryingReads<>(maps.withLabelSelector(label(test)));
+        ListerWatcher<V1ConfigMap> source = new RetryingReads<>(ListerWatcher.of(maps.withLabelSelector(label(test))));
         Mono<Void> all = Convergence.cacheMatchesList(informer.indexer()::list, source, DEADLINE, Duration.ofMillis(200),
                 Schedulers.parallel());
         for (NotificationLog<V1ConfigMap> log : logs) {

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.reactiveinformer.api.ListOptions;
+import io.reactiveinformer.api.ResourceType;
 import io.reactiveinformer.client.KubernetesClient;
-import io.reactiveinformer.client.ListOptions;
 import io.reactiveinformer.client.ResourceClient;
-import io.reactiveinformer.client.ResourceType;
 import io.reactiveinformer.informer.InformerSpec;
 import io.reactiveinformer.informer.Notification;
 import io.reactiveinformer.informer.SharedIndexInformer;
@@ -21,6 +21,7 @@ import io.reactiveinformer.test.server.FaultPlan;
 import io.reactiveinformer.test.server.RequestInfo;
 import io.reactiveinformer.test.server.SimulatedApiServer;
 import io.reactiveinformer.watch.Backoff;
+import io.reactiveinformer.watch.ListerWatcher;
 import io.reactiveinformer.watch.ReflectorOptions;
 import java.time.Duration;
 import java.util.List;
@@ -202,9 +203,9 @@ class SimulatedServerFaultsTest {
 
     private void assertConverged(SharedIndexInformer<V1ConfigMap> informer, NotificationLog<V1ConfigMap> coalescing,
                                  NotificationLog<V1ConfigMap> unbounded) {
-        StepVerifier.create(Convergence.cacheMatchesList(informer.indexer()::list, maps, DEADLINE, Schedulers.parallel())
-                        .then(Convergence.cacheMatchesList(coalescing::view, maps, DEADLINE, Schedulers.parallel()))
-                        .then(Convergence.cacheMatchesList(unbounded::view, maps, DEADLINE, Schedulers.parallel())))
+        StepVerifier.create(Convergence.cacheMatchesList(informer.indexer()::list, ListerWatcher.of(maps), DEADLINE, Schedulers.parallel())
+                        .then(Convergence.cacheMatchesList(coalescing::view, ListerWatcher.of(maps), DEADLINE, Schedulers.parallel()))
+                        .then(Convergence.cacheMatchesList(unbounded::view, ListerWatcher.of(maps), DEADLINE, Schedulers.parallel())))
                 .expectComplete()
                 .verify(DEADLINE.multipliedBy(3).plusSeconds(5));
         List<String> listed = List.copyOf(Convergence.versions(maps.list(ListOptions.none()).block(DEADLINE).items()).keySet());

@@ -3,10 +3,10 @@ package io.reactiveinformer.e2e.informer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.reactiveinformer.api.ListOptions;
+import io.reactiveinformer.api.ResourceType;
 import io.reactiveinformer.client.KubernetesClient;
-import io.reactiveinformer.client.ListOptions;
 import io.reactiveinformer.client.ResourceClient;
-import io.reactiveinformer.client.ResourceType;
 import io.reactiveinformer.informer.HandlerRegistration;
 import io.reactiveinformer.informer.InformerSpec;
 import io.reactiveinformer.informer.SharedIndexInformer;
@@ -16,6 +16,7 @@ import io.reactiveinformer.test.Churn;
 import io.reactiveinformer.test.Convergence;
 import io.reactiveinformer.test.server.ClusterState;
 import io.reactiveinformer.test.server.SimulatedApiServer;
+import io.reactiveinformer.watch.ListerWatcher;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -77,8 +78,8 @@ class SlowSubscriberOverHttpTest {
         factory.start();
 
         StepVerifier.create(churn.every(Duration.ofMillis(2), 1000).then()).expectComplete().verify(DEADLINE);
-        StepVerifier.create(Convergence.cacheMatchesList(informer.indexer()::list, maps, DEADLINE, Schedulers.parallel())
-                        .then(Convergence.cacheMatchesList(fast::view, maps, DEADLINE, Schedulers.parallel())))
+        StepVerifier.create(Convergence.cacheMatchesList(informer.indexer()::list, ListerWatcher.of(maps), DEADLINE, Schedulers.parallel())
+                        .then(Convergence.cacheMatchesList(fast::view, ListerWatcher.of(maps), DEADLINE, Schedulers.parallel())))
                 .expectComplete()
                 .verify(DEADLINE.multipliedBy(2));
         int keys = fast.keys().size();
@@ -90,7 +91,7 @@ class SlowSubscriberOverHttpTest {
                 .isLessThanOrEqualTo(keys);
 
         slowDown.set(false);
-        StepVerifier.create(Convergence.cacheMatchesList(slow::view, maps, DEADLINE, Schedulers.parallel()))
+        StepVerifier.create(Convergence.cacheMatchesList(slow::view, ListerWatcher.of(maps), DEADLINE, Schedulers.parallel()))
                 .expectComplete()
                 .verify(DEADLINE.plusSeconds(5));
         List<String> listed = List.copyOf(Convergence.versions(maps.list(ListOptions.none()).block(DEADLINE).items()).keySet());

@@ -46,6 +46,7 @@ public final class KubeApiServer implements AutoCloseable {
     private final Identity admin;
     private final Identity restricted;
     private final String kubernetesVersion;
+    private final Path tokenFile;
     private final boolean owned;
 
     private KubeApiServer(Path directory, Properties properties, boolean owned) {
@@ -60,6 +61,8 @@ public final class KubeApiServer implements AutoCloseable {
         this.restricted = new Identity("restricted", Path.of(required(properties, "restrictedCert")),
                 Path.of(required(properties, "restrictedKey")), ca);
         this.kubernetesVersion = required(properties, "kubernetesVersion");
+        String token = properties.getProperty("tokenFile");
+        this.tokenFile = token == null || token.isBlank() ? null : Path.of(token);
     }
 
     /**
@@ -134,7 +137,7 @@ public final class KubeApiServer implements AutoCloseable {
         return value;
     }
 
-    /** The kubeconfig file, with contexts {@code admin} (current) and {@code restricted}; credentials inline. */
+    /** The kubeconfig file, with contexts {@code admin} (current), {@code restricted} and {@code token}; credentials inline. */
     public Path kubeconfig() {
         return kubeconfig;
     }
@@ -154,6 +157,20 @@ public final class KubeApiServer implements AutoCloseable {
         return restricted;
     }
 
+    /**
+     * A file holding a bearer token the kube-apiserver accepts (a static token of user {@code testenv-token},
+     * in {@code system:masters}); the kubeconfig's context {@code token} uses it. A secret: tests that
+     * check what gets logged look for it.
+     *
+     * @throws IllegalStateException for an environment started by a testenv.sh without token identities
+     */
+    public Path tokenFile() {
+        if (tokenFile == null) {
+            throw new IllegalStateException(directory + " was started without a token identity; restart it");
+        }
+        return tokenFile;
+    }
+
     /** The kube-apiserver's version, e.g. {@code v1.36.3}. */
     public String kubernetesVersion() {
         return kubernetesVersion;
@@ -169,7 +186,10 @@ public final class KubeApiServer implements AutoCloseable {
         return directory;
     }
 
-    /** Stops the kube-apiserver (SIGTERM, then SIGKILL after 20 s); connections are refused until started. */
+    /**
+     * Stops the kube-apiserver gracefully (SIGTERM: open watches end within 2 s, the process in about 3 s;
+     * SIGKILL should it still run after 20 s); connections are refused until {@link #startApiServer()}.
+     */
     public void stopApiServer() {
         script.run("stop-apiserver", directory, HOOK_TIMEOUT);
     }
@@ -200,6 +220,38 @@ public final class KubeApiServer implements AutoCloseable {
     /** Stops then starts etcd, keeping its data. */
     public void restartEtcd() {
         script.run("restart-etcd", directory, HOOK_TIMEOUT);
+    }
+
+    /**
+     * Kills the kube-apiserver with SIGKILL, as a crash or an OOM kill would: connections reset, no
+     * graceful end of watches. {@link #startApiServer()} brings it back.
+     */
+    public void killApiServer() {
+        script.run("kill-apiserver", directory, HOOK_TIMEOUT);
+    }
+
+    /** Kills etcd with SIGKILL (its data survives: writes are on disk); {@link #startEtcd()} brings it back. */
+    public void killEtcd() {
+        script.run("kill-etcd", directory, HOOK_TIMEOUT);
+    }
+
+    /**
+     * Saves etcd's data as snapshot {@code name} (letters, digits, {@code . _ -}), replacing one of that
+     * name. etcd is stopped for the copy, a second or two that the kube-apiserver sees as an etcd outage.
+     */
+    public void snapshotEtcd(String name) {
+        script.run("snapshot-etcd", directory, HOOK_TIMEOUT, name);
+    }
+
+    /**
+     * Puts etcd back on snapshot {@code name}: the data and the revision counter as they were when it was
+     * taken, as a restore from backup without a revision bump does. The kube-apiserver keeps running on
+     * its watch cache; {@link #restartApiServer()} makes it start over from the restored data, as an
+     * operator restoring a cluster does. Afterwards resourceVersions handed out after the snapshot are in
+     * the store's future until its revision passes them again.
+     */
+    public void restoreEtcd(String name) {
+        script.run("restore-etcd", directory, HOOK_TIMEOUT, name);
     }
 
     /**

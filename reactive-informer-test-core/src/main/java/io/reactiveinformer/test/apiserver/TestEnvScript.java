@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -44,18 +45,23 @@ final class TestEnvScript {
      * JVM die without closing it.
      */
     void start(Path dir, Duration timeout) {
-        run("start", dir, timeout, true);
+        run("start", dir, timeout, true, new String[0]);
     }
 
-    /** Runs a lifecycle command on the environment in {@code dir} and returns the last line it printed. */
-    String run(String command, Path dir, Duration timeout) {
-        return run(command, dir, timeout, false);
+    /**
+     * Runs a lifecycle command on the environment in {@code dir}, with the command's further arguments,
+     * and returns the last line it printed.
+     */
+    String run(String command, Path dir, Duration timeout, String... arguments) {
+        return run(command, dir, timeout, false, arguments);
     }
 
-    private String run(String command, Path dir, Duration timeout, boolean watchThisJvm) {
+    private String run(String command, Path dir, Duration timeout, boolean watchThisJvm, String... arguments) {
         Path out = dir.resolve("last-" + command + ".out");
         Path err = dir.resolve("last-" + command + ".err");
-        ProcessBuilder builder = new ProcessBuilder("bash", script.toString(), command, dir.toString())
+        List<String> commandLine = new ArrayList<>(List.of("bash", script.toString(), command, dir.toString()));
+        commandLine.addAll(List.of(arguments));
+        ProcessBuilder builder = new ProcessBuilder(commandLine)
                 .redirectOutput(out.toFile())
                 .redirectError(err.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));

@@ -3,7 +3,7 @@ package io.reactiveinformer.test.server;
 import io.kubernetes.client.openapi.models.V1ListMeta;
 import io.kubernetes.client.openapi.models.V1Status;
 import io.kubernetes.client.openapi.models.V1StatusDetails;
-import io.reactiveinformer.client.ResourceType;
+import io.reactiveinformer.api.ResourceType;
 import java.time.Duration;
 
 /**
@@ -59,6 +59,13 @@ public final class ApiError extends RuntimeException {
         return new ApiError(409, "Conflict", "Operation cannot be fulfilled on " + qualified(type) + " \"" + name
                 + "\": the object has been modified; please apply your changes to the latest version and try again",
                 details(type, name), null);
+    }
+
+    /** 409 for a failed delete precondition; the real server names the kind where it names the resource. */
+    static ApiError preconditionFailed(ResourceType<?> type, String qualifiedKind, String name, String message) {
+        V1StatusDetails details = new V1StatusDetails().name(name).kind(type.kind());
+        return new ApiError(409, "Conflict", "Operation cannot be fulfilled on " + qualifiedKind + " \"" + name
+                + "\": " + message, type.group().isEmpty() ? details : details.group(type.group()), null);
     }
 
     static ApiError badRequest(String message) {

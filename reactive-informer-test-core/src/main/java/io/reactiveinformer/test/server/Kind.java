@@ -1,27 +1,28 @@
 package io.reactiveinformer.test.server;
 
-import io.reactiveinformer.client.ResourceType;
+import io.reactiveinformer.api.ResourceType;
 import java.util.TreeMap;
 import tools.jackson.databind.node.ObjectNode;
 
-/** One registered resource and its current objects by key, in key order as etcd returns them. */
+/**
+ * One registered resource: its current objects by key (in key order, as etcd returns them) and its
+ * own history, as the real server keeps one watch cache per resource type. Guarded by the state's lock.
+ */
 final class Kind {
 
     final ResourceType<?> type;
     final boolean statusSubresource;
     final TreeMap<String, ObjectNode> objects = new TreeMap<>();
+    final History history;
 
-    Kind(ResourceType<?> type, boolean statusSubresource) {
+    Kind(ResourceType<?> type, boolean statusSubresource, int historyLimit, long compactedTo) {
         this.type = type;
         this.statusSubresource = statusSubresource;
+        this.history = new History(historyLimit, compactedTo);
     }
 
     static String id(String group, String version, String plural) {
         return group + "/" + version + "/" + plural;
-    }
-
-    String id() {
-        return id(type.group(), type.version(), type.plural());
     }
 
     static String key(String namespace, String name) {

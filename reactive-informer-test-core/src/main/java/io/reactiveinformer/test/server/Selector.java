@@ -1,21 +1,22 @@
 package io.reactiveinformer.test.server;
 
+import io.reactiveinformer.api.ResourceType;
 import io.reactiveinformer.cache.LabelSelector;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import tools.jackson.databind.JsonNode;
 
 /**
  * A parsed label or field selector. Labels: the library's own {@link LabelSelector} (the client and
- * the simulated server must agree on the syntax). Fields: only {@code metadata.name} and
- * {@code metadata.namespace} with {@code =}, {@code ==}, {@code !=}, which every kind supports on the
- * real server.
+ * the simulated server must agree on the syntax). Fields: the labels each resource supports on the
+ * real server ({@link FieldLabels}), with {@code =}, {@code ==}, {@code !=}.
  */
 final class Selector {
 
-    private record FieldRequirement(String field, boolean equal, String value) {
+    private record FieldRequirement(Function<JsonNode, String> field, boolean equal, String value) {
     }
 
     private static final Selector EVERYTHING = new Selector(LabelSelector.everything(), List.of());
@@ -47,7 +48,8 @@ final class Selector {
         }
     }
 
-    static Selector fields(String text) {
+    /** A field selector on {@code type}: the labels it supports, with {@code =}, {@code ==} and {@code !=}. */
+    static Selector fields(ResourceType<?> type, String text) {
         if (text == null || text.isBlank()) {
             return EVERYTHING;
         }
@@ -57,28 +59,21 @@ final class Selector {
             boolean ne = p.contains("!=");
             String[] kv = ne ? p.split("!=", 2) : p.split("==?", 2);
             if (kv.length != 2) {
-                throw ApiError.badRequest("invalid field selector: \"" + text + "\"");
+                throw ApiError.badRequest("invalid selector: '" + text + "'; can't understand '" + p + "'");
             }
-            String field = kv[0].trim();
-            if (!field.equals("metadata.name") && !field.equals("metadata.namespace")) {
-                throw ApiError.badRequest("field label not supported: " + field);
-            }
-            out.add(new FieldRequirement(field.substring("metadata.".length()), !ne, kv[1].trim()));
+            out.add(new FieldRequirement(FieldLabels.reader(type, kv[0].trim()), !ne, kv[1].trim()));
         }
         return new Selector(LabelSelector.everything(), List.copyOf(out));
     }
 
     /** Whether {@code object} (a stored object tree) satisfies every requirement. */
     boolean matches(JsonNode object) {
-        JsonNode metadata = object.path("metadata");
         for (FieldRequirement r : fields) {
-            JsonNode value = metadata.path(r.field());
-            String actual = value.isMissingNode() || value.isNull() ? "" : value.asString();
-            if (actual.equals(r.value()) != r.equal()) {
+            if (r.field().apply(object).equals(r.value()) != r.equal()) {
                 return false;
             }
         }
-        return labels.isEverything() || labels.matches(labelsOf(metadata));
+        return labels.isEverything() || labels.matches(labelsOf(object.path("metadata")));
     }
 
     private static Map<String, String> labelsOf(JsonNode metadata) {

@@ -1,16 +1,19 @@
 package io.reactiveinformer.test.server;
 
 import io.kubernetes.client.openapi.models.V1ListMeta;
+import io.kubernetes.client.openapi.models.V1Status;
+import io.kubernetes.client.openapi.models.V1StatusDetails;
 import io.netty.channel.Channel;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.reactiveinformer.api.DeleteOptions;
+import io.reactiveinformer.api.ListOptions;
+import io.reactiveinformer.api.PatchType;
+import io.reactiveinformer.api.ResourceType;
+import io.reactiveinformer.api.WatchOptions;
 import io.reactiveinformer.client.KubernetesClient;
-import io.reactiveinformer.client.ListOptions;
-import io.reactiveinformer.client.PatchType;
-import io.reactiveinformer.client.ResourceType;
-import io.reactiveinformer.client.WatchOptions;
 import io.reactiveinformer.config.ClientConfig;
 import java.net.URI;
 import java.time.Duration;
@@ -32,6 +35,7 @@ import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
@@ -57,6 +61,13 @@ public final class SimulatedApiServer implements AutoCloseable {
 
     private static final YAMLMapper YAML = YAMLMapper.builder().build();
 
+    /*
+     * Readers built up front: an ObjectReader resolves its root deserializer when built, whereas the
+     * mapper's readTree resolves it on first use under a lock that concurrent first requests contend for
+     * (a blocking park on an event loop, which BlockHound rejects).
+     */
+    private static final ObjectReader YAML_TREE = YAML.readerFor(JsonNode.class);
+    private final ObjectReader jsonTree;
     private final ClusterState state;
     private final FaultPlan faults = new FaultPlan();
     private final List<RequestInfo> requests = new CopyOnWriteArrayList<>();
@@ -66,6 +77,7 @@ public final class SimulatedApiServer implements AutoCloseable {
 
     private SimulatedApiServer(ClusterState state, int port) {
         this.state = state;
+        this.jsonTree = state.json().mapper().readerFor(JsonNode.class);
         this.server = HttpServer.create().host("127.0.0.1").port(port)
                 .doOnConnection(connection -> {
                     Channel channel = connection.channel();
@@ -170,7 +182,7 @@ public final class SimulatedApiServer implements AutoCloseable {
         } catch (ApiError e) {
             return error(res, e);
         }
-        res.status(reply.code()).header(HttpHeaderNames.CONTENT_TYPE, "application/json");
+        res.status(reply.code()).header(HttpHeaderNames.CONTENT_TYPE, reply.contentType());
         Flux<byte[]> chunks = reply.chunks();
         if (reply.stream()) {
             res.header(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
@@ -223,10 +235,19 @@ public final class SimulatedApiServer implements AutoCloseable {
         return res.sendByteArray(Mono.just(bytes)).then();
     }
 
-    /** A response: code, body chunks, and whether it streams (chunked) or has a length. */
-    private record Reply(int code, Flux<byte[]> chunks, boolean stream, int length) {
+    /** A response: code, body chunks, whether it streams (chunked) or has a length, and its content type. */
+    private record Reply(int code, Flux<byte[]> chunks, boolean stream, int length, String contentType) {
         static Reply of(int code, byte[] body) {
-            return new Reply(code, Flux.just(body), false, body.length);
+            return new Reply(code, Flux.just(body), false, body.length, "application/json");
+        }
+
+        static Reply stream(Flux<byte[]> lines) {
+            return new Reply(200, lines, true, -1, "application/json");
+        }
+
+        static Reply text(String text) {
+            byte[] body = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            return new Reply(200, Flux.just(body), false, body.length, "text/plain; charset=utf-8");
         }
     }
 
@@ -271,10 +292,16 @@ public final class SimulatedApiServer implements AutoCloseable {
     }
 
     private Reply route(HttpServerRequest req, RequestInfo info, byte[] body, Fault fault) {
+        Reply other = nonResource(info);
+        if (other != null) {
+            return other;
+        }
         Target t = target(info.path());
         boolean status = "status".equals(t.subresource());
         String method = info.method();
         String accept = req.requestHeaders().get(HttpHeaderNames.ACCEPT);
+        String contentType = req.requestHeaders().get(HttpHeaderNames.CONTENT_TYPE);
+        boolean dryRun = !method.equals("DELETE") && dryRun(info.query().get("dryRun"));
         if (t.name() == null) {
             if (method.equals("GET")) {
                 return info.isWatch()
@@ -282,23 +309,158 @@ public final class SimulatedApiServer implements AutoCloseable {
                         : list(t, info.query(), Representation.negotiate(accept, true));
             }
             Representation as = Representation.negotiate(accept, false);
-            if (method.equals("POST")) {
-                return object(201, as, state.create(t.type(), t.namespace(), objectBody(body)));
-            }
-            throw methodNotAllowed();
+            return switch (method) {
+                case "POST" -> object(201, as, state.create(t.type(), t.namespace(), objectBody(body, contentType),
+                        dryRun));
+                case "DELETE" -> !ObjectSemantics.allowsDeleteCollection(t.type()) ? throwing(methodNotAllowed())
+                        : deleteCollection(t, info.query(), deleteRequest(info.query(), body, contentType), as);
+                default -> throw methodNotAllowed();
+            };
         }
         Representation as = Representation.negotiate(accept, false);
         return switch (method) {
             case "GET" -> object(200, as, state.get(t.type(), t.namespace(), t.name()));
-            case "PUT" -> object(200, as, state.replace(t.type(), t.namespace(), t.name(), objectBody(body), status));
+            case "PUT" -> object(200, as, state.replace(t.type(), t.namespace(), t.name(),
+                    objectBody(body, contentType), status, dryRun));
             case "PATCH" -> {
-                PatchType type = patchType(req.requestHeaders().get(HttpHeaderNames.CONTENT_TYPE));
+                PatchType type = patchType(contentType);
+                if (type == PatchType.STRATEGIC_MERGE && !ObjectSemantics.isBuiltIn(t.type())) {
+                    throw unsupportedMediaType(contentType, "application/json-patch+json, "
+                            + "application/merge-patch+json, application/apply-patch+yaml");
+                }
                 JsonNode patch = type == PatchType.APPLY ? yaml(body) : json(body);
-                yield object(200, as, state.patch(t.type(), t.namespace(), t.name(), type, patch, status));
+                yield object(200, as, state.patch(t.type(), t.namespace(), t.name(), type, patch, status, dryRun));
             }
-            case "DELETE" -> object(200, as, state.delete(t.type(), t.namespace(), t.name()));
+            case "DELETE" -> {
+                DeleteRequest request = deleteRequest(info.query(), body, contentType);
+                Deletion deletion = state.delete(t.type(), t.namespace(), t.name(), request.options(),
+                        request.dryRun());
+                yield deletion.removed() && !ObjectSemantics.returnsDeletedObject(t.type())
+                        ? Reply.of(200, state.json().encode(deletedStatus(t.type(), deletion.object())))
+                        : object(200, as, deletion.object());
+            }
             default -> throw methodNotAllowed();
         };
+    }
+
+    /** Discovery, version, health and OpenAPI: the paths that name no resource; {@code null} for the others. */
+    private Reply nonResource(RequestInfo info) {
+        String path = info.path().endsWith("/") && info.path().length() > 1
+                ? info.path().substring(0, info.path().length() - 1) : info.path();
+        if (!info.method().equals("GET")) {
+            return null;
+        }
+        List<ResourceType<?>> resources = state.resources();
+        ObjectNode doc = switch (path) {
+            case "/version" -> Discovery.version();
+            case "/api" -> Discovery.coreVersions(resources, "127.0.0.1:" + port());
+            case "/apis" -> Discovery.groupList(resources);
+            case "/openapi/v3" -> Discovery.openApiIndex(resources);
+            case "/healthz", "/livez", "/readyz" -> null;
+            default -> {
+                String[] seg = path.split("/");
+                if (seg.length == 3 && seg[1].equals("api")) {
+                    yield orNotFound(Discovery.resourceList(resources, "", seg[2], state::hasStatusSubresource));
+                }
+                if (seg.length == 3 && seg[1].equals("apis")) {
+                    yield orNotFound(Discovery.group(resources, seg[2]));
+                }
+                if (seg.length == 4 && seg[1].equals("apis")) {
+                    yield orNotFound(Discovery.resourceList(resources, seg[2], seg[3], state::hasStatusSubresource));
+                }
+                yield null;
+            }
+        };
+        if (doc == null) {
+            return switch (path) {
+                case "/healthz", "/livez", "/readyz" -> Reply.text("ok");
+                default -> null;
+            };
+        }
+        return Reply.of(200, state.json().encode(doc));
+    }
+
+    private static ObjectNode orNotFound(ObjectNode doc) {
+        if (doc == null) {
+            throw ApiError.pathNotFound();
+        }
+        return doc;
+    }
+
+    /** The {@code Status} a completed DELETE answers with for resources that do not return the object. */
+    private static V1Status deletedStatus(ResourceType<?> type, JsonNode object) {
+        V1StatusDetails details = new V1StatusDetails().name(object.path("metadata").path("name").asString())
+                .kind(type.plural()).uid(object.path("metadata").path("uid").asString());
+        if (!type.group().isEmpty()) {
+            details.group(type.group());
+        }
+        return new V1Status().kind("Status").apiVersion("v1").metadata(new V1ListMeta()).status("Success")
+                .details(details);
+    }
+
+    private Reply deleteCollection(Target t, Map<String, String> q, DeleteRequest request, Representation as) {
+        ListOptions selectors = ListOptions.none().withSelectors(q.get("labelSelector"), q.get("fieldSelector"));
+        long at = state.resourceVersion();
+        List<Deletion> deleted = state.deleteCollection(t.type(), t.namespace(), selectors, request.options(),
+                request.dryRun());
+        V1ListMeta meta = new V1ListMeta().resourceVersion(Long.toString(at));
+        // the real server answers with the items as it listed them, before it deleted each
+        List<JsonNode> items = deleted.stream().map(d -> as.object(d.listed())).toList();
+        if (as == Representation.METADATA) {
+            return Reply.of(200, WireFormat.list(state.json(), Representation.META_API_VERSION, "PartialObjectMetadataList",
+                    meta, items));
+        }
+        return Reply.of(200, WireFormat.list(state.json(), t.type().apiVersion(), t.type().kind() + "List", meta, items));
+    }
+
+    /** {@code dryRun=All} (the only value the real server knows); anything else is refused as it refuses it. */
+    private static boolean dryRun(String value) {
+        if (value == null) {
+            return false;
+        }
+        if (value.equals("All")) {
+            return true;
+        }
+        throw new ApiError(400, "BadRequest", "Invalid dry run value: \"" + value + "\"; supported values: \"All\"",
+                null, null);
+    }
+
+    /**
+     * The options of a DELETE: its {@code DeleteOptions} body or, only when it has none, its query
+     * parameters (the real server ignores the query of a DELETE with a body, {@code dryRun} included).
+     */
+    private DeleteRequest deleteRequest(Map<String, String> q, byte[] body, String contentType) {
+        if (body.length == 0) {
+            String grace = q.get("gracePeriodSeconds");
+            return new DeleteRequest(new DeleteOptions(null, null, propagation(q.get("propagationPolicy")),
+                    grace == null ? null : Long.valueOf(parseInt("gracePeriodSeconds", grace))), dryRun(q.get("dryRun")));
+        }
+        JsonNode options = objectBody(body, contentType);
+        JsonNode pre = options.path("preconditions");
+        JsonNode grace = options.path("gracePeriodSeconds");
+        boolean dryRun = false;
+        for (JsonNode value : options.path("dryRun")) {
+            dryRun |= dryRun(value.asString());
+        }
+        return new DeleteRequest(new DeleteOptions(pre.path("uid").asString(null),
+                pre.path("resourceVersion").asString(null), propagation(options.path("propagationPolicy").asString(null)),
+                grace.canConvertToLong() ? grace.asLong() : null), dryRun);
+    }
+
+    private record DeleteRequest(DeleteOptions options, boolean dryRun) {
+    }
+
+    private static DeleteOptions.Propagation propagation(String value) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            return DeleteOptions.Propagation.fromWireName(value);
+        } catch (IllegalArgumentException e) {
+            throw new ApiError(422, "Invalid", "DeleteOptions.meta.k8s.io \"\" is invalid: propagationPolicy: "
+                    + "Unsupported value: \"" + value + "\": supported values: \"Foreground\", \"Background\", "
+                    + "\"Orphan\", \"nil\"", null, null);
+        }
     }
 
     private Reply object(int code, Representation as, ObjectNode object) {
@@ -313,10 +475,10 @@ public final class SimulatedApiServer implements AutoCloseable {
         V1ListMeta meta = new V1ListMeta().resourceVersion(page.resourceVersion())._continue(page.continueToken())
                 .remainingItemCount(page.remainingItemCount());
         if (as == Representation.METADATA) {
-            return Reply.of(200, state.json().encodeList(Representation.META_API_VERSION, "PartialObjectMetadataList",
+            return Reply.of(200, WireFormat.list(state.json(), Representation.META_API_VERSION, "PartialObjectMetadataList",
                     meta, page.items().stream().map(as::object).toList()));
         }
-        return Reply.of(200, state.json().encodeList(t.type().apiVersion(), t.type().kind() + "List", meta,
+        return Reply.of(200, WireFormat.list(state.json(), t.type().apiVersion(), t.type().kind() + "List", meta,
                 page.items()));
     }
 
@@ -326,22 +488,22 @@ public final class SimulatedApiServer implements AutoCloseable {
                 q.get("resourceVersion"), q.get("resourceVersionMatch"), timeout,
                 "true".equals(q.get("allowWatchBookmarks")), "true".equals(q.get("sendInitialEvents")));
         if (fault instanceof Fault.ExpiredWatch) {
-            long oldest = state.oldestResourceVersion();
+            long oldest = state.oldestResourceVersion(t.type());
             ApiError gone = ApiError.tooOld(oldest - 1 < 0 ? 0 : oldest - 1, oldest + 1);
-            return new Reply(200, Flux.just(state.json().encodeWatchEvent("ERROR", state.statusTree(gone))), true, -1);
+            return Reply.stream(Flux.just(WireFormat.watchEvent(state.json(), "ERROR", state.statusTree(gone))));
         }
         Flux<StreamEvent> events = state.watch(t.type(), t.namespace(), options);
-        Flux<byte[]> lines = events.map(e -> state.json().encodeWatchEvent(e.type(),
-                e.type().equals("ERROR") ? e.object() : as.object(e.object())));
+        Flux<byte[]> lines = events.map(e -> WireFormat.watchEvent(state.json(), e.type().name(),
+                e.type() == EventType.ERROR ? e.object() : as.object(e.object())));
         if (fault instanceof Fault.Insert insert) {
             lines = insertAfter(lines, insert.afterEvents(), insert.bytes());
         } else if (fault instanceof Fault.ObjectWithoutMetadata bad) {
             ObjectNode object = state.json().mapper().createObjectNode();
             object.put("apiVersion", t.type().apiVersion());
             object.put("kind", t.type().kind());
-            lines = insertAfter(lines, bad.afterEvents(), state.json().encodeWatchEvent("ADDED", object));
+            lines = insertAfter(lines, bad.afterEvents(), WireFormat.watchEvent(state.json(), "ADDED", object));
         }
-        return new Reply(200, lines, true, -1);
+        return Reply.stream(lines);
     }
 
     private static Flux<byte[]> insertAfter(Flux<byte[]> lines, int after, byte[] extra) {
@@ -354,8 +516,14 @@ public final class SimulatedApiServer implements AutoCloseable {
         });
     }
 
-    private ObjectNode objectBody(byte[] body) {
-        JsonNode node = json(body);
+    /** A JSON or YAML request body; protobuf and CBOR (which the simulated server cannot decode) get 415. */
+    private ObjectNode objectBody(byte[] body, String contentType) {
+        String ct = contentType == null ? "application/json" : contentType.split(";")[0].trim();
+        JsonNode node = switch (ct) {
+            case "application/json", "" -> json(body);
+            case "application/yaml" -> yaml(body);
+            default -> throw unsupportedMediaType(contentType, "application/json, application/yaml");
+        };
         if (!node.isObject()) {
             throw ApiError.badRequest("the request body must be a JSON object");
         }
@@ -364,7 +532,7 @@ public final class SimulatedApiServer implements AutoCloseable {
 
     private JsonNode json(byte[] body) {
         try {
-            return state.json().mapper().readTree(body);
+            return jsonTree.readTree(body);
         } catch (JacksonException e) {
             throw ApiError.badRequest("cannot decode the request body: " + e.getOriginalMessage());
         }
@@ -372,7 +540,7 @@ public final class SimulatedApiServer implements AutoCloseable {
 
     private static JsonNode yaml(byte[] body) {
         try {
-            return YAML.readTree(body);
+            return YAML_TREE.readTree(body);
         } catch (JacksonException e) {
             throw ApiError.badRequest("cannot decode the apply patch: " + e.getOriginalMessage());
         }
@@ -385,9 +553,17 @@ public final class SimulatedApiServer implements AutoCloseable {
                 return type;
             }
         }
-        throw new ApiError(415, "UnsupportedMediaType", "the body of the request was in an unknown format - "
-                + "accepted media types include: application/json-patch+json, application/merge-patch+json, "
-                + "application/apply-patch+yaml, application/strategic-merge-patch+json", null, null);
+        throw unsupportedMediaType(contentType, "application/json-patch+json, application/merge-patch+json, "
+                + "application/apply-patch+yaml, application/strategic-merge-patch+json");
+    }
+
+    private static ApiError unsupportedMediaType(String contentType, String accepted) {
+        return new ApiError(415, "UnsupportedMediaType", "the body of the request was in an unknown format - "
+                + "accepted media types include: " + accepted, null, null);
+    }
+
+    private static Reply throwing(ApiError error) {
+        throw error;
     }
 
     private static ApiError methodNotAllowed() {

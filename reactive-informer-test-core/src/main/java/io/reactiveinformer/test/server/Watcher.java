@@ -60,15 +60,15 @@ final class Watcher {
     StreamEvent translate(Change change) {
         boolean now = matches(change.object());
         boolean before = change.previous() != null && matches(change.previous());
-        String type = switch (change.type()) {
-            case "ADDED" -> now ? "ADDED" : null;
-            case "DELETED" -> before ? "DELETED" : null;
-            default -> before && now ? "MODIFIED" : now ? "ADDED" : before ? "DELETED" : null;
+        EventType type = switch (change.type()) {
+            case ADDED -> now ? EventType.ADDED : null;
+            case DELETED -> before ? EventType.DELETED : null;
+            default -> before && now ? EventType.MODIFIED : now ? EventType.ADDED : before ? EventType.DELETED : null;
         };
         if (type == null) {
             return null;
         }
-        if (type.equals("DELETED") && !change.type().equals("DELETED")) {
+        if (type == EventType.DELETED && change.type() != EventType.DELETED) {
             // as the real server: leaving the selection is told with the object as it last matched, at
             // the version of the change (the new state would not match the watcher's own selector)
             ObjectNode last = change.previous().deepCopy();

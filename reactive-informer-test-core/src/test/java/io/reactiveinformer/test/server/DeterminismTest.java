@@ -3,7 +3,7 @@ package io.reactiveinformer.test.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1ConfigMap;
-import io.reactiveinformer.client.ResourceType;
+import io.reactiveinformer.api.ResourceType;
 import io.reactiveinformer.test.Churn;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;

@@ -4,26 +4,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import io.reactiveinformer.client.DecodeException;
-import io.reactiveinformer.client.KubernetesApiException;
+import io.reactiveinformer.api.DecodeException;
+import io.reactiveinformer.api.KubernetesApiException;
+import io.reactiveinformer.api.ListOptions;
+import io.reactiveinformer.api.TransportException;
+import io.reactiveinformer.api.WatchOptions;
 import io.reactiveinformer.client.KubernetesClient;
-import io.reactiveinformer.client.ListOptions;
 import io.reactiveinformer.client.ResourceClient;
-import io.reactiveinformer.client.TransportException;
-import io.reactiveinformer.client.WatchOptions;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import reactor.netty.http.client.PrematureCloseException;
-import reactor.test.StepVerifier;
 import reactor.core.publisher.Flux;
 import reactor.core.scheduler.Schedulers;
+import reactor.netty.http.client.PrematureCloseException;
+import reactor.test.StepVerifier;
 import reactor.test.scheduler.VirtualTimeScheduler;
-import java.util.concurrent.TimeUnit;
 
 /** Every fault of the plan: typed errors through the client, byte-level ones through raw HTTP. */
 class FaultInjectionTest {

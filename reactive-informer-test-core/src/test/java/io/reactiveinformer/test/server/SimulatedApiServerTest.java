@@ -9,17 +9,17 @@ import io.kubernetes.client.openapi.models.V1DeploymentStatus;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
-import io.reactiveinformer.client.KubernetesApiException;
+import io.reactiveinformer.api.DynamicObject;
+import io.reactiveinformer.api.KubernetesApiException;
+import io.reactiveinformer.api.ListOptions;
+import io.reactiveinformer.api.ObjectList;
+import io.reactiveinformer.api.PatchType;
+import io.reactiveinformer.api.ResourceType;
+import io.reactiveinformer.api.TransportException;
+import io.reactiveinformer.api.WatchEvent;
+import io.reactiveinformer.api.WatchOptions;
 import io.reactiveinformer.client.KubernetesClient;
-import io.reactiveinformer.client.ListOptions;
-import io.reactiveinformer.client.ObjectList;
-import io.reactiveinformer.client.PatchType;
 import io.reactiveinformer.client.ResourceClient;
-import io.reactiveinformer.client.ResourceType;
-import io.reactiveinformer.client.TransportException;
-import io.reactiveinformer.client.WatchEvent;
-import io.reactiveinformer.client.WatchOptions;
-import io.reactiveinformer.codec.DynamicObject;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -302,9 +302,88 @@ class SimulatedApiServerTest {
         for (int i = 0; i < 60; i++) {
             server.state().create(map("shop", "m" + i, null));
         }
-        assertThat(server.state().oldestResourceVersion()).isEqualTo(11);
+        assertThat(server.state().oldestResourceVersion(ResourceType.of(V1ConfigMap.class))).isEqualTo(11);
         StepVerifier.create(maps.watch(WatchOptions.from("10"))).expectError(KubernetesApiException.Gone.class).verify(T);
         StepVerifier.create(maps.watch(WatchOptions.from("11")).take(50)).expectNextCount(50).verifyComplete();
+    }
+
+    @Test
+    void eachResourceHasItsOwnHistorySoChurnElsewhereNeverExpiresAQuietWatch() {
+        V1ConfigMap quiet = maps.create(map("shop", "quiet", null)).block(T);
+        ResourceType<V1Pod> pods = ResourceType.of(V1Pod.class);
+        for (int i = 0; i < 200; i++) {
+            server.state().create(new V1Pod().metadata(new V1ObjectMeta().namespace("shop").name("p" + i)));
+        }
+        maps.create(map("shop", "after", null)).block(T);
+
+        assertThat(server.state().oldestResourceVersion(ResourceType.of(V1ConfigMap.class))).isEqualTo(1);
+        assertThat(server.state().oldestResourceVersion(pods)).isEqualTo(152);
+        StepVerifier.create(maps.watch(WatchOptions.from(quiet.getMetadata().getResourceVersion())))
+                .assertNext(e -> assertThat(describe(e)).isEqualTo("ADDED after"))
+                .thenCancel()
+                .verify(T);
+        StepVerifier.create(client.resource(pods).inNamespace("shop").watch(WatchOptions.from("151")))
+                .expectError(KubernetesApiException.Gone.class)
+                .verify(T);
+    }
+
+    private static String describe(WatchEvent<? extends io.kubernetes.client.common.KubernetesObject> e) {
+        return e.type() + " " + e.object().getMetadata().getName();
+    }
+
+    @Test
+    void strategicMergeIntoAnExistingListOrWithDirectivesIsRefusedWith501() {
+        ResourceClient<V1Deployment> deployments = client.resource(V1Deployment.class).inNamespace("shop");
+        V1Deployment created = deployments.create(new V1Deployment().metadata(new V1ObjectMeta().name("d"))
+                .spec(new V1DeploymentSpec().template(new io.kubernetes.client.openapi.models.V1PodTemplateSpec()
+                        .spec(new io.kubernetes.client.openapi.models.V1PodSpec().containers(List.of(
+                                new io.kubernetes.client.openapi.models.V1Container().name("app").image("a:1")))))))
+                .block(T);
+
+        for (String patch : List.of(
+                "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"sidecar\",\"image\":\"s:1\"}]}}}}",
+                "{\"spec\":{\"template\":{\"spec\":{\"$setElementOrder/containers\":[{\"name\":\"app\"}]}}}}",
+                "{\"spec\":{\"template\":{\"spec\":{\"volumes\":[{\"name\":\"v\",\"$patch\":\"delete\"}]}}}}")) {
+            StepVerifier.create(deployments.patch("d", PatchType.STRATEGIC_MERGE, patch))
+                    .expectErrorSatisfies(e -> {
+                        assertThat(e).isInstanceOf(KubernetesApiException.class);
+                        assertThat(((KubernetesApiException) e).code()).isEqualTo(501);
+                        assertThat(e.getMessage()).contains("does not implement strategic merge patches");
+                    })
+                    .verify(T);
+        }
+        V1Deployment labelled = deployments.patch("d", PatchType.STRATEGIC_MERGE,
+                "{\"metadata\":{\"labels\":{\"a\":\"b\"}},\"spec\":{\"template\":{\"spec\":{\"volumes\":[{\"name\":\"v\"}]}}}}")
+                .block(T);
+        assertThat(labelled.getMetadata().getLabels()).containsEntry("a", "b");
+        assertThat(labelled.getSpec().getTemplate().getSpec().getVolumes()).hasSize(1);
+        assertThat(labelled.getSpec().getTemplate().getSpec().getContainers())
+                .isEqualTo(created.getSpec().getTemplate().getSpec().getContainers());
+    }
+
+    @Test
+    void aHandleWithATimeoutFailsWhatTheServerAnswersTooLate() {
+        maps.create(map("shop", "slow", null)).block(T);
+        server.faults().once(RequestInfo.reads(), Fault.delay(Duration.ofSeconds(30)));
+
+        StepVerifier.create(maps.withTimeout(Duration.ofMillis(300)).get("slow"))
+                .expectErrorSatisfies(e -> {
+                    assertThat(e).isInstanceOf(TransportException.class);
+                    assertThat(e.getMessage()).contains("no complete response within PT0.3S");
+                })
+                .verify(T);
+        assertThat(maps.withTimeout(Duration.ofSeconds(5)).get("slow").block(T).getMetadata().getName()).isEqualTo("slow");
+    }
+
+    @Test
+    void rawRequestsReachAnyPath() {
+        io.reactiveinformer.client.RawResponse ready = client.raw(io.reactiveinformer.client.RawRequest.get("/readyz"))
+                .block(T);
+        assertThat(ready.code()).isEqualTo(200);
+        assertThat(ready.text()).isEqualTo("ok");
+        StepVerifier.create(client.raw(io.reactiveinformer.client.RawRequest.get("/metrics")))
+                .expectError(KubernetesApiException.NotFound.class)
+                .verify(T);
     }
 
     @Test

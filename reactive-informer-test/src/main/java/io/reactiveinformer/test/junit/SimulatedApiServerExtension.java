@@ -1,7 +1,7 @@
 package io.reactiveinformer.test.junit;
 
+import io.reactiveinformer.api.ResourceType;
 import io.reactiveinformer.client.KubernetesClient;
-import io.reactiveinformer.client.ResourceType;
 import io.reactiveinformer.config.ClientConfig;
 import io.reactiveinformer.test.server.ClusterState;
 import io.reactiveinformer.test.server.SimulatedApiServer;

@@ -6,15 +6,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.reactiveinformer.api.PartialObjectMetadata;
+import io.reactiveinformer.api.PatchType;
+import io.reactiveinformer.api.ResourceType;
 import io.reactiveinformer.client.KubernetesClient;
-import io.reactiveinformer.client.PatchType;
-import io.reactiveinformer.client.ResourceType;
-import io.reactiveinformer.codec.PartialObjectMetadata;
 import io.reactiveinformer.informer.InformerSpec;
 import io.reactiveinformer.informer.Notification;
 import io.reactiveinformer.informer.SharedIndexInformer;
 import io.reactiveinformer.informer.SharedInformerFactory;
 import io.reactiveinformer.test.server.SimulatedApiServer;
+import io.reactiveinformer.watch.ListerWatcher;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -74,7 +75,7 @@ class MetadataInformerTest {
                     .verify(T);
 
             StepVerifier.create(Convergence.cacheMatchesList(informer.indexer()::list,
-                            client.metadata(V1ConfigMap.class).inAnyNamespace(), T, Schedulers.parallel()))
+                            ListerWatcher.of(client.metadata(V1ConfigMap.class).inAnyNamespace()), T, Schedulers.parallel()))
                     .verifyComplete();
         } finally {
             factory.shutdown().block(T);

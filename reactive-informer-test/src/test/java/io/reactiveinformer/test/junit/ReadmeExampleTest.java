@@ -4,14 +4,15 @@ import io.reactiveinformer.test.Churn;
 import io.reactiveinformer.test.Convergence;
 
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.reactiveinformer.api.PatchType;
+import io.reactiveinformer.api.ResourceType;
 import io.reactiveinformer.client.KubernetesClient;
-import io.reactiveinformer.client.PatchType;
 import io.reactiveinformer.client.ResourceClient;
-import io.reactiveinformer.client.ResourceType;
 import io.reactiveinformer.informer.Notification;
 import io.reactiveinformer.informer.SharedIndexInformer;
 import io.reactiveinformer.informer.SharedInformerFactory;
 import io.reactiveinformer.test.server.SimulatedApiServer;
+import io.reactiveinformer.watch.ListerWatcher;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -38,7 +39,7 @@ class ReadmeExampleTest {
         Disposable running = informer.start();
         StepVerifier.create(Convergence.until(() -> server.state().list(V1ConfigMap.class).stream()
                         .allMatch(m -> m.getMetadata().getLabels().containsKey("seen")), Duration.ofSeconds(10), Schedulers.parallel())
-                .then(Convergence.cacheMatchesList(informer.indexer()::list, maps, Duration.ofSeconds(10), Schedulers.parallel())))
+                .then(Convergence.cacheMatchesList(informer.indexer()::list, ListerWatcher.of(maps), Duration.ofSeconds(10), Schedulers.parallel())))
                 .verifyComplete();
         Disposables.composite(labeler, running).dispose();
     }

@@ -1,0 +1,9 @@
+package io.reactiveinformer.e2e.client;
+
+/** {@link DiscoveryContract} against the test kit's simulated API server. */
+class DiscoveryOnSimulatedServerTest extends DiscoveryContract {
+
+    DiscoveryOnSimulatedServerTest() {
+        super(new SimulatedBackend());
+    }
+}

@@ -1,0 +1,108 @@
+package io.reactiveinformer.e2e.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Namespace;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.reactiveinformer.api.KubernetesApiException;
+import io.reactiveinformer.api.PatchType;
+import io.reactiveinformer.client.RawRequest;
+import io.reactiveinformer.client.ResourceClient;
+
+/** What the server refuses: bodies of another kind, invalid names, missing or terminating namespaces, immutable data. */
+abstract class ValidationContract extends ClientContract {
+
+    ValidationContract(Backend backend) {
+        super(backend);
+    }
+
+    @Test
+    void aBodyOfAnotherKindOrVersionIsABadRequest() {
+        String path = "/api/v1/namespaces/" + namespace("kind") + "/configmaps";
+
+        assertThatThrownBy(() -> post(path, "{\"apiVersion\":\"v1\",\"kind\":\"Secret\",\"metadata\":{\"name\":\"s\"}}"))
+                .isInstanceOfSatisfying(KubernetesApiException.class, e -> {
+                    assertThat(e.code()).isEqualTo(400);
+                    assertThat(e.getMessage()).contains("Secret in version \"v1\" cannot be handled as a ConfigMap");
+                });
+        assertThatThrownBy(() -> post(path, "{\"apiVersion\":\"apps/v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"c\"}}"))
+                .isInstanceOfSatisfying(KubernetesApiException.class, e -> {
+                    assertThat(e.code()).isEqualTo(400);
+                    assertThat(e.getMessage()).contains("ConfigMap in version \"v1\" cannot be handled as a "
+                            + "ConfigMap: no kind \"ConfigMap\" is registered for version \"apps/v1\"");
+                });
+        post(path, "{\"metadata\":{\"name\":\"no-kind\"}}");
+        assertThat(await(configMaps(path.split("/")[4]).get("no-kind")).getKind()).isEqualTo("ConfigMap");
+    }
+
+    @Test
+    void namesMustBeDnsSubdomainsOrLabels() {
+        ResourceClient<V1ConfigMap> maps = configMaps(namespace("names"));
+
+        assertThatThrownBy(() -> await(maps.create(configMap("Bad_Name", Map.of()))))
+                .isInstanceOfSatisfying(KubernetesApiException.class, e -> {
+                    assertThat(e.code()).isEqualTo(422);
+                    assertThat(e.reason()).isEqualTo("Invalid");
+                    assertThat(e.getMessage()).contains("ConfigMap \"Bad_Name\" is invalid: metadata.name: Invalid value: "
+                            + "\"Bad_Name\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric");
+                });
+        assertThatThrownBy(() -> await(admin().resource(V1Namespace.class)
+                .create(new V1Namespace().metadata(new V1ObjectMeta().name("has.dot")))))
+                .isInstanceOfSatisfying(KubernetesApiException.class, e -> {
+                    assertThat(e.code()).isEqualTo(422);
+                    assertThat(e.getMessage()).contains("Namespace \"has.dot\" is invalid: metadata.name: Invalid value: "
+                            + "\"has.dot\": must not contain dots");
+                });
+        assertThatThrownBy(() -> await(admin().resource(V1Namespace.class)
+                .create(new V1Namespace().metadata(new V1ObjectMeta().name("Upper")))))
+                .isInstanceOfSatisfying(KubernetesApiException.class, e -> assertThat(e.getMessage())
+                        .contains("a lowercase RFC 1123 label must consist of"));
+        assertThat(await(maps.create(configMap("fine.name-1", Map.of()))).getMetadata().getName()).isEqualTo("fine.name-1");
+    }
+
+    @Test
+    void creatingInAMissingOrTerminatingNamespaceIsRefused() {
+        String ns = namespace("terminating");
+        await(admin().resource(V1Namespace.class).delete(ns));
+        V1Namespace terminating = await(admin().resource(V1Namespace.class).get(ns));
+
+        assertThat(terminating.getStatus().getPhase()).isEqualTo("Terminating");
+        assertThat(terminating.getMetadata().getDeletionTimestamp()).isNotNull();
+        assertThatThrownBy(() -> await(configMaps(ns).create(configMap("c", Map.of()))))
+                .isInstanceOfSatisfying(KubernetesApiException.Forbidden.class, e -> assertThat(e.getMessage())
+                        .contains("unable to create new content in namespace " + ns + " because it is being terminated"));
+        assertThatThrownBy(() -> await(configMaps(ns + "-missing").create(configMap("c", Map.of()))))
+                .isInstanceOfSatisfying(KubernetesApiException.NotFound.class, e -> assertThat(e.getMessage())
+                        .contains("namespaces \"" + ns + "-missing\" not found"));
+    }
+
+    @Test
+    void immutableConfigMapsKeepTheirDataAndStayImmutable() {
+        ResourceClient<V1ConfigMap> maps = configMaps(namespace("immutable"));
+        await(maps.create(configMap("c", Map.of("a", "1")).immutable(true)));
+
+        assertThatThrownBy(() -> await(maps.patch("c", PatchType.MERGE, "{\"data\":{\"a\":\"2\"}}")))
+                .isInstanceOfSatisfying(KubernetesApiException.class, e -> {
+                    assertThat(e.code()).isEqualTo(422);
+                    assertThat(e.getMessage()).contains("ConfigMap \"c\" is invalid: data: Forbidden: field is immutable "
+                            + "when `immutable` is set");
+                });
+        assertThatThrownBy(() -> await(maps.patch("c", PatchType.MERGE, "{\"immutable\":false}")))
+                .isInstanceOfSatisfying(KubernetesApiException.class, e -> assertThat(e.getMessage())
+                        .contains("immutable: Forbidden: field is immutable when `immutable` is set"));
+        V1ConfigMap labelled = await(maps.patch("c", PatchType.MERGE, "{\"metadata\":{\"labels\":{\"x\":\"y\"}}}"));
+        assertThat(labelled.getMetadata().getLabels()).containsEntry("x", "y");
+        assertThat(labelled.getData()).isEqualTo(Map.of("a", "1"));
+    }
+
+    private void post(String path, String json) {
+        await(admin().raw(RawRequest.of("POST", path, "application/json", json.getBytes(StandardCharsets.UTF_8))));
+    }
+}

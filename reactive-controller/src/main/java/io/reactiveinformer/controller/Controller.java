@@ -1,0 +1,534 @@
+package io.reactiveinformer.controller;
+
+import io.kubernetes.client.common.KubernetesObject;
+import io.reactiveinformer.informer.HandlerRegistration;
+import io.reactiveinformer.informer.InformerSyncException;
+import io.reactiveinformer.informer.SharedIndexInformer;
+import io.reactiveinformer.informer.SharedInformerFactory;
+import io.reactiveinformer.informer.SubscriberOptions;
+import io.reactiveinformer.leaderelection.LeaderElector;
+import io.reactiveinformer.leaderelection.LeaseTerm;
+import io.reactiveinformer.leaderelection.LeadershipEvent;
+import io.reactiveinformer.leaderelection.ShardElector;
+import io.reactiveinformer.workqueue.Outcome;
+import io.reactiveinformer.workqueue.Priority;
+import io.reactiveinformer.workqueue.RateLimiter;
+import io.reactiveinformer.workqueue.WorkQueue;
+import io.reactiveinformer.workqueue.WorkQueueMetrics;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.ToIntFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.Disposable;
+import reactor.core.Disposables;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+import reactor.util.retry.Retry;
+
+/**
+ * Keeps primary objects of one kind reconciled (controller-runtime's controller): it watches the
+ * primary informer and any informers of owned or related kinds, maps their notifications to
+ * {@link Request}s of primaries, collects them in a rate-limited {@link WorkQueue}, and runs a
+ * {@link Reconciler} for each.
+ *
+ * <h2>Guarantees</h2>
+ * <ul>
+ *   <li>A request is pending at most once: many changes of an object before it is reconciled cause one
+ *       reconcile.</li>
+ *   <li>A request is never reconciled twice at once; changes during a reconcile cause exactly one more
+ *       reconcile after it.</li>
+ *   <li>At most {@link Builder#maxConcurrentReconciles} reconciles run at once.</li>
+ *   <li>Reconciling starts only once every watched informer has synced and the controller has received
+ *       its initial state, so a reconciler never acts on a partial cache. Initial-list adds and resyncs
+ *       enter the queue at {@link Priority#LOW}: live changes are reconciled before the rest of the
+ *       bulk.</li>
+ *   <li>After a reconcile: {@link Result#done()} (or an empty {@code Mono}) forgets the request's
+ *       failures; {@link Result#requeue()} and errors requeue it through the rate limiter (per-request
+ *       exponential backoff by default); {@link Result#requeueAfter} requeues it after a delay.</li>
+ * </ul>
+ *
+ * <h2>Threading and backpressure</h2>
+ * Notifications are mapped to requests on the informers' delivery threads, which only add to the
+ * queue and never wait. The reconciler is called on a worker of the controller's
+ * {@link Builder#scheduler scheduler} (so a slow reconciler never holds up an informer) and its
+ * {@code Mono} runs wherever it chooses. Workers pull a request from the queue only when one of the
+ * {@code maxConcurrentReconciles} slots is free; until then requests wait in the queue, where they
+ * collapse, and nothing else buffers them. Timers (delayed requeues, rate limits, sync retries) run on
+ * the scheduler, which is also the clock: pass a {@code VirtualTimeScheduler} in tests.
+ *
+ * <h2>Several replicas</h2>
+ * A controller deployed as several replicas must not reconcile one object in two replicas at once. With
+ * {@link Builder#leaderElection} only the replica that leads reconciles; with {@link Builder#sharding} each
+ * replica reconciles the requests of the shards it holds ({@link ShardElector#shardOf} of
+ * {@link Request#key()}). Either way a request starts only while its {@link LeaseTerm} is held (checked
+ * right before the reconciler is called), reconciles in flight are cancelled the moment the term ends,
+ * which is before another replica may take over, and a request of a Lease not held is dropped: the
+ * replica that holds it reconciles it. Each time a Lease is acquired, every primary object of it in the
+ * cache is queued (at {@link Priority#LOW}), so nothing the previous holder left pending (such as a
+ * {@link Result#requeueAfter}) is lost; a request for a deleted object that was pending at the previous
+ * holder is lost with it, so do cleanup with finalizers, as usual. Informers are not sharded: every
+ * replica caches every object. Stopping the controller stops its election after its reconciles, and
+ * the election releases its Leases.
+ *
+ * <h2>Lifecycle</h2>
+ * {@link #start()} registers the controller's handlers and starts the informers not started yet (a
+ * controller built from a {@link SharedInformerFactory} starts the factory). Stopping the controller
+ * never stops the informers, which may be shared: stop them (or the factory) separately.
+ * {@link #shutdown()} stops gracefully; disposing {@link #start()}'s handle stops at once.
+ */
+public final class Controller {
+
+    private static final Logger log = LoggerFactory.getLogger(Controller.class);
+
+    private enum State {
+        NEW,
+        STARTED,
+        STOPPING,
+        STOPPED
+    }
+
+    private final String name;
+    private final List<Source<?>> sources;
+    private final SharedInformerFactory factory;
+    private final WorkQueue<Request> queue;
+    private final Reconciler reconciler;
+    private final int maxConcurrentReconciles;
+    private final Scheduler scheduler;
+    /** The leader's or the shards' events; null without election. */
+    private final Flux<LeadershipEvent> election;
+    private final ToIntFunction<Request> shardOf;
+    /** The terms held, by shard (one for a leader election); null without election. */
+    private final AtomicReferenceArray<LeaseTerm> terms;
+
+    private final Sinks.Empty<Void> synced = Sinks.empty();
+    private final Sinks.Empty<Void> terminated = Sinks.empty();
+    private final Disposable.Composite watching = Disposables.composite();
+    private final Disposable.Swap workers = Disposables.swap();
+    private final Disposable.Swap electing = Disposables.swap();
+    private final Disposable lifecycle = new Lifecycle();
+
+    // Guarded by this.
+    private State state = State.NEW;
+    private boolean reconciling;
+
+    private Controller(Builder<?> builder, List<Source<?>> sources) {
+        this.name = builder.name != null ? builder.name : builder.primary.name();
+        this.sources = sources;
+        this.factory = builder.factory;
+        this.reconciler = builder.reconciler;
+        this.maxConcurrentReconciles = builder.maxConcurrentReconciles;
+        this.scheduler = builder.scheduler;
+        if (builder.leaderElector != null) {
+            this.election = builder.leaderElector.run();
+            this.shardOf = request -> 0;
+            this.terms = new AtomicReferenceArray<>(1);
+        } else if (builder.shardElector != null) {
+            ShardElector shards = builder.shardElector;
+            this.election = shards.run();
+            this.shardOf = request -> shards.shardOf(request.key());
+            this.terms = new AtomicReferenceArray<>(shards.shards());
+        } else {
+            this.election = null;
+            this.shardOf = null;
+            this.terms = null;
+        }
+        this.queue = WorkQueue.<Request>builder()
+                .name(name)
+                .scheduler(builder.scheduler)
+                .rateLimiter(builder.rateLimiter)
+                .metrics(builder.metrics)
+                .build();
+    }
+
+    /** A controller of the objects of {@code primary}. */
+    public static <T extends KubernetesObject> Builder<T> builder(SharedIndexInformer<T> primary) {
+        return new Builder<>(Objects.requireNonNull(primary, "primary"), null);
+    }
+
+    /**
+     * A controller of the {@code type} objects of {@code factory}'s informer for it; {@link #start()} starts
+     * the factory.
+     */
+    public static <T extends KubernetesObject> Builder<T> builder(SharedInformerFactory factory, Class<T> type) {
+        Objects.requireNonNull(factory, "factory");
+        return new Builder<>(factory.informer(type), factory);
+    }
+
+    /** The controller's name: in its logs and as the {@code name} of its queue's metrics. */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * Starts watching and, once every informer has synced, reconciling. Idempotent: later calls return the
+     * same handle. Disposing the handle stops at once: watching ends, running reconciles are cancelled and
+     * queued requests dropped.
+     *
+     * <p>An informer that cannot sync (its list is refused, see {@link InformerSyncException}) is logged
+     * and waited for again with backoff, since access may be granted later; {@link #hasSynced()} stays
+     * pending meanwhile.
+     */
+    public Disposable start() {
+        synchronized (this) {
+            if (state != State.NEW) {
+                return lifecycle;
+            }
+            state = State.STARTED;
+        }
+        List<Mono<Void>> syncs = new ArrayList<>(sources.size());
+        for (Source<?> source : sources) {
+            syncs.add(watch(source));
+        }
+        if (election != null) {
+            electing.update(election.subscribe(this::leadership,
+                    e -> log.error("{}: the election failed; nothing is reconciled any more", name, e)));
+        }
+        if (factory != null) {
+            factory.start();
+        }
+        for (Source<?> source : sources) {
+            if (!source.informer.isStarted()) {
+                source.informer.start();
+            }
+        }
+        watching.add(Mono.when(syncs)
+                .retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofSeconds(1))
+                        .maxBackoff(Duration.ofMinutes(1))
+                        .scheduler(scheduler)
+                        .filter(e -> e instanceof InformerSyncException && sources.stream().noneMatch(
+                                s -> s.informer.isStopped()))
+                        .doBeforeRetry(signal -> log.error("{}: informers not synced, waiting again: {}", name,
+                                signal.failure().getMessage())))
+                .subscribe(null, this::syncFailed, this::startReconciling));
+        return lifecycle;
+    }
+
+    private <T extends KubernetesObject> Mono<Void> watch(Source<T> source) {
+        HandlerRegistration<T> registration = source.informer.register(SubscriberOptions.defaults().withName(name));
+        watching.add(registration.notifications().subscribe(
+                notification -> source.enqueue(notification, queue, name),
+                e -> log.error("{}: no longer notified by {}", name, source.informer.name(), e),
+                () -> log.debug("{}: {} stopped notifying", name, source.informer.name())));
+        return registration.hasSynced();
+    }
+
+    private void syncFailed(Throwable error) {
+        synchronized (this) {
+            if (state != State.STARTED) {
+                // stopping ended the handlers, which ends their wait for sync
+                return;
+            }
+        }
+        log.error("{}: informers will not sync; the controller stops without reconciling", name, error);
+        synced.tryEmitError(error);
+        stop();
+    }
+
+    private void startReconciling() {
+        synchronized (this) {
+            if (state != State.STARTED) {
+                return;
+            }
+            reconciling = true;
+        }
+        log.debug("{}: informers synced, reconciling with at most {} at once", name, maxConcurrentReconciles);
+        synced.tryEmitEmpty();
+        workers.update(queue.processWithOutcome(maxConcurrentReconciles, this::reconcile)
+                .subscribe(null, e -> {
+                    log.error("{}: workers failed", name, e);
+                    stop();
+                }, this::terminate));
+    }
+
+    private void leadership(LeadershipEvent event) {
+        if (event instanceof LeadershipEvent.Acquired acquired) {
+            LeaseTerm term = acquired.term();
+            terms.set(term.shard(), term);
+            int queued = 0;
+            for (String key : sources.get(0).informer.indexer().listKeys()) {
+                Request request = Request.parse(key);
+                if (shardOf.applyAsInt(request) == term.shard()) {
+                    queue.add(request, Priority.LOW);
+                    queued++;
+                }
+            }
+            log.debug("{}: acquired {}, queued its {} cached objects", name, term.leaseName(), queued);
+        } else if (event instanceof LeadershipEvent.Lost lost) {
+            terms.compareAndSet(lost.term().shard(), lost.term(), null);
+            log.debug("{}: lost {}", name, lost.term().leaseName());
+        }
+    }
+
+    private Mono<Outcome> reconcile(Request request) {
+        if (terms == null) {
+            return Mono.defer(() -> reconciler.reconcile(request))
+                    .subscribeOn(scheduler)
+                    .map(Controller::outcomeOf);
+        }
+        LeaseTerm term = terms.get(shardOf.applyAsInt(request));
+        if (term == null) {
+            return Mono.just(Outcome.forget());
+        }
+        // checked again right before the call, on the worker: the term may end in between
+        return Mono.defer(() -> term.isHeld() ? reconciler.reconcile(request) : Mono.<Result>empty())
+                .subscribeOn(scheduler)
+                .takeUntilOther(term.ended())
+                .map(Controller::outcomeOf)
+                .defaultIfEmpty(Outcome.forget());
+    }
+
+    private static Outcome outcomeOf(Result result) {
+        if (result instanceof Result.RequeueAfter after) {
+            return Outcome.requeueAfter(after.delay());
+        }
+        return result instanceof Result.Requeue ? Outcome.requeue() : Outcome.forget();
+    }
+
+    /**
+     * Completes once every informer has synced, the controller has received their initial state and
+     * reconciling has begun. Fails with a {@link CancellationException} when the controller stopped
+     * before.
+     */
+    public Mono<Void> hasSynced() {
+        return synced.asMono();
+    }
+
+    /**
+     * Stops gracefully; the returned {@code Mono} does it on subscription and completes when done: no
+     * notification is taken any more, requests already queued are still reconciled, and reconciles in
+     * flight finish; requeues they ask for and delayed requeues are dropped. Bound it with
+     * {@code timeout} if a reconcile may hang, and dispose {@link #start()}'s handle after a timeout.
+     *
+     * <p>A controller that has not begun reconciling (its informers have not synced) stops at once, since
+     * reconciling against an incomplete cache is what it must not do. Idempotent: later subscriptions wait
+     * for the same end.
+     */
+    public Mono<Void> shutdown() {
+        return Mono.defer(() -> {
+            boolean drain;
+            synchronized (this) {
+                if (state == State.STOPPING || state == State.STOPPED) {
+                    return terminated.asMono();
+                }
+                state = State.STOPPING;
+                drain = reconciling;
+            }
+            watching.dispose();
+            if (!drain) {
+                stop();
+                return terminated.asMono();
+            }
+            log.debug("{}: shutting down, draining {} queued requests", name, queue.size());
+            return queue.shutDownWithDrain().then(terminated.asMono());
+        });
+    }
+
+    /** Stops at once; see {@link #start()}. */
+    private void stop() {
+        synchronized (this) {
+            if (state == State.STOPPED) {
+                return;
+            }
+            state = State.STOPPED;
+        }
+        watching.dispose();
+        workers.dispose();
+        electing.dispose();
+        queue.shutDown();
+        synced.tryEmitError(new CancellationException(name + ": stopped before its informers synced"));
+        terminated.tryEmitEmpty();
+        log.debug("{}: stopped", name);
+    }
+
+    /** The workers ended after a graceful shutdown drained the queue. */
+    private void terminate() {
+        synchronized (this) {
+            state = State.STOPPED;
+        }
+        electing.dispose();
+        terminated.tryEmitEmpty();
+        log.debug("{}: shut down", name);
+    }
+
+    @Override
+    public String toString() {
+        return "Controller[" + name + "]";
+    }
+
+    private final class Lifecycle implements Disposable {
+
+        @Override
+        public void dispose() {
+            stop();
+        }
+
+        @Override
+        public boolean isDisposed() {
+            synchronized (Controller.this) {
+                return state == State.STOPPED;
+            }
+        }
+    }
+
+    /**
+     * Configures a {@link Controller}. Not thread-safe. Defaults: the primary informer's name, one
+     * reconcile at a time, {@link RateLimiter#defaultControllerRateLimiter()},
+     * {@link Schedulers#parallel()}, no predicate, no metrics.
+     *
+     * @param <T> the primary object type
+     */
+    public static final class Builder<T extends KubernetesObject> {
+
+        private final SharedIndexInformer<T> primary;
+        private final SharedInformerFactory factory;
+        private final List<Source<?>> secondaries = new ArrayList<>();
+        private final List<EventPredicate<? super T>> predicates = new ArrayList<>();
+        private String name;
+        private int maxConcurrentReconciles = 1;
+        private RateLimiter<Request> rateLimiter = RateLimiter.defaultControllerRateLimiter();
+        private Scheduler scheduler = Schedulers.parallel();
+        private WorkQueueMetrics.Provider metrics = WorkQueueMetrics.Provider.noop();
+        private Reconciler reconciler;
+        private LeaderElector leaderElector;
+        private ShardElector shardElector;
+
+        private Builder(SharedIndexInformer<T> primary, SharedInformerFactory factory) {
+            this.primary = primary;
+            this.factory = factory;
+        }
+
+        /** The controller's name, in logs and as its queue's metrics {@code name}. */
+        public Builder<T> name(String name) {
+            Objects.requireNonNull(name, "name");
+            if (name.isEmpty()) {
+                throw new IllegalArgumentException("name must not be empty");
+            }
+            this.name = name;
+            return this;
+        }
+
+        /**
+         * Watches objects this controller creates for its primaries, reconciling the primaries
+         * {@code mapper} names (typically {@link KeyMapper#controllerOwner}) when they change.
+         */
+        public <O extends KubernetesObject> Builder<T> owns(SharedIndexInformer<O> informer, KeyMapper<? super O> mapper) {
+            return watches(informer, mapper, EventPredicate.always());
+        }
+
+        /** As {@link #owns(SharedIndexInformer, KeyMapper)}, for the notifications {@code predicate} passes. */
+        public <O extends KubernetesObject> Builder<T> owns(SharedIndexInformer<O> informer, KeyMapper<? super O> mapper,
+                                                            EventPredicate<? super O> predicate) {
+            return watches(informer, mapper, predicate);
+        }
+
+        /** Watches related objects, reconciling the primaries {@code mapper} names when they change. */
+        public <O extends KubernetesObject> Builder<T> watches(SharedIndexInformer<O> informer,
+                                                               KeyMapper<? super O> mapper) {
+            return watches(informer, mapper, EventPredicate.always());
+        }
+
+        /** As {@link #watches(SharedIndexInformer, KeyMapper)}, for the notifications {@code predicate} passes. */
+        public <O extends KubernetesObject> Builder<T> watches(SharedIndexInformer<O> informer,
+                                                               KeyMapper<? super O> mapper,
+                                                               EventPredicate<? super O> predicate) {
+            secondaries.add(new Source<>(Objects.requireNonNull(informer, "informer"),
+                    Objects.requireNonNull(mapper, "mapper"), Objects.requireNonNull(predicate, "predicate")));
+            return this;
+        }
+
+        /**
+         * Filters the primary's notifications: one counts when every predicate given (in this and
+         * earlier calls) passes it.
+         */
+        @SafeVarargs
+        public final Builder<T> withPredicates(EventPredicate<? super T>... predicates) {
+            for (EventPredicate<? super T> predicate : predicates) {
+                this.predicates.add(Objects.requireNonNull(predicate, "predicate"));
+            }
+            return this;
+        }
+
+        /** The most reconciles running at once (for different requests), at least 1. Default 1. */
+        public Builder<T> maxConcurrentReconciles(int maxConcurrentReconciles) {
+            if (maxConcurrentReconciles < 1) {
+                throw new IllegalArgumentException("maxConcurrentReconciles must be positive: " + maxConcurrentReconciles);
+            }
+            this.maxConcurrentReconciles = maxConcurrentReconciles;
+            return this;
+        }
+
+        /** Delays requeues after errors and {@link Result#requeue()}. */
+        public Builder<T> rateLimiter(RateLimiter<Request> rateLimiter) {
+            this.rateLimiter = Objects.requireNonNull(rateLimiter, "rateLimiter");
+            return this;
+        }
+
+        /** Runs the reconciler's calls and every timer; the clock. Default {@link Schedulers#parallel()}. */
+        public Builder<T> scheduler(Scheduler scheduler) {
+            this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            return this;
+        }
+
+        /** Where the queue reports its metrics, tagged with the controller's name. */
+        public Builder<T> metrics(WorkQueueMetrics.Provider metrics) {
+            this.metrics = Objects.requireNonNull(metrics, "metrics");
+            return this;
+        }
+
+        /**
+         * Reconciles only while {@code elector} leads (see the class documentation); the controller runs
+         * the election from {@link #start()} on and stops it when it stops. Not with {@link #sharding}.
+         */
+        public Builder<T> leaderElection(LeaderElector elector) {
+            this.leaderElector = Objects.requireNonNull(elector, "elector");
+            return this;
+        }
+
+        /**
+         * Reconciles only the requests of the shards {@code elector} holds (see the class documentation); the
+         * controller runs the election from {@link #start()} on and stops it when it stops. Not with
+         * {@link #leaderElection}.
+         */
+        public Builder<T> sharding(ShardElector elector) {
+            this.shardElector = Objects.requireNonNull(elector, "elector");
+            return this;
+        }
+
+        /** What reconciles a request. Required. */
+        public Builder<T> reconciler(Reconciler reconciler) {
+            this.reconciler = Objects.requireNonNull(reconciler, "reconciler");
+            return this;
+        }
+
+        public Controller build() {
+            if (reconciler == null) {
+                throw new IllegalStateException("a controller needs a reconciler(...)");
+            }
+            if (leaderElector != null && shardElector != null) {
+                throw new IllegalStateException("a controller is either leader-elected or sharded, not both");
+            }
+            List<Source<?>> sources = new ArrayList<>(secondaries.size() + 1);
+            EventPredicate<T> predicate = allOf(List.<EventPredicate<? super T>>copyOf(predicates));
+            sources.add(new Source<T>(primary, object -> List.of(Request.of(object)), predicate));
+            sources.addAll(secondaries);
+            return new Controller(this, List.copyOf(sources));
+        }
+
+        private static <T extends KubernetesObject> EventPredicate<T> allOf(List<EventPredicate<? super T>> predicates) {
+            if (predicates.isEmpty()) {
+                return EventPredicate.always();
+            }
+            return EventPredicate.of(o -> predicates.stream().allMatch(p -> p.add(o)),
+                    (o, n) -> predicates.stream().allMatch(p -> p.update(o, n)),
+                    o -> predicates.stream().allMatch(p -> p.delete(o)));
+        }
+    }
+}

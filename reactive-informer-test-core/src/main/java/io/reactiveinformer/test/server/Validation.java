@@ -1,0 +1,96 @@
+package io.reactiveinformer.test.server;
+
+import io.reactiveinformer.api.ResourceType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The checks of the real server's decoding and validation that controllers run into: the kind and
+ * apiVersion of a body against its endpoint, object names (RFC 1123 subdomains, labels for
+ * namespaces, RFC 1035 labels for services), and immutable ConfigMaps and Secrets. Messages are the
+ * real server's.
+ */
+final class Validation {
+
+    private static final String SUBDOMAIN = "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
+    private static final String LABEL_1123 = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
+    private static final String LABEL_1035 = "[a-z]([-a-z0-9]*[a-z0-9])?";
+    private static final String IMMUTABLE = "Forbidden: field is immutable when `immutable` is set";
+
+    private Validation() {
+    }
+
+    /** A POST or PUT body must be of the endpoint's kind and apiVersion (or leave them out). */
+    static void checkKind(ResourceType<?> type, JsonNode body) {
+        String kind = body.path("kind").asString("");
+        String apiVersion = body.path("apiVersion").asString("");
+        if (kind.isEmpty() && apiVersion.isEmpty()) {
+            return;
+        }
+        if (!kind.isEmpty() && !kind.equals(type.kind())) {
+            throw ApiError.badRequest(kind + " in version \"" + apiVersion + "\" cannot be handled as a " + type.kind()
+                    + ": converting (" + apiVersion + "." + kind + ") to " + type.kind() + ": unknown conversion");
+        }
+        if (!apiVersion.isEmpty() && !apiVersion.equals(type.apiVersion())) {
+            throw ApiError.badRequest((kind.isEmpty() ? type.kind() : kind) + " in version \"" + type.apiVersion()
+                    + "\" cannot be handled as a " + type.kind() + ": no kind \"" + type.kind()
+                    + "\" is registered for version \"" + apiVersion + "\"");
+        }
+    }
+
+    /** 422 unless {@code name} is valid for {@code type}. */
+    static void checkName(ResourceType<?> type, String name) {
+        String problem;
+        if (type.group().isEmpty() && type.plural().equals("namespaces")) {
+            problem = check(name, LABEL_1123, 63, "a lowercase RFC 1123 label must consist of lower case alphanumeric "
+                    + "characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or "
+                    + "'123-abc', regex used for validation is '" + LABEL_1123 + "')");
+        } else if (type.group().isEmpty() && type.plural().equals("services")) {
+            problem = check(name, LABEL_1035, 63, "a DNS-1035 label must consist of lower case alphanumeric characters "
+                    + "or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. "
+                    + "'my-name',  or 'abc-123', regex used for validation is '" + LABEL_1035 + "')");
+        } else {
+            problem = check(name, SUBDOMAIN, 253, "a lowercase RFC 1123 subdomain must consist of lower case "
+                    + "alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character "
+                    + "(e.g. 'example.com', regex used for validation is '" + SUBDOMAIN + "')");
+        }
+        if (problem != null) {
+            throw ApiError.invalid(type, name, "metadata.name: Invalid value: \"" + name + "\": " + problem);
+        }
+    }
+
+    /** 422 when an update changes what an immutable ConfigMap or Secret fixes. */
+    static void checkImmutable(ResourceType<?> type, ObjectNode old, ObjectNode next) {
+        boolean configMap = type.group().isEmpty() && type.plural().equals("configmaps");
+        boolean secret = type.group().isEmpty() && type.plural().equals("secrets");
+        if ((!configMap && !secret) || !old.path("immutable").asBoolean(false)) {
+            return;
+        }
+        List<String> errors = new ArrayList<>();
+        for (String field : configMap ? List.of("data", "binaryData") : List.of("data")) {
+            if (!old.path(field).equals(next.path(field))) {
+                errors.add(field + ": " + IMMUTABLE);
+            }
+        }
+        if (!next.path("immutable").asBoolean(false)) {
+            errors.add("immutable: " + IMMUTABLE);
+        }
+        if (!errors.isEmpty()) {
+            String name = old.path("metadata").path("name").asString();
+            throw ApiError.invalid(type, name, errors.size() == 1 ? errors.get(0) : "[" + String.join(", ", errors) + "]");
+        }
+    }
+
+    private static String check(String name, String regex, int max, String message) {
+        if (name.length() > max) {
+            return "must be no more than " + max + " characters";
+        }
+        if (!regex.equals(SUBDOMAIN) && name.contains(".")) {
+            return "must not contain dots";
+        }
+        return Pattern.matches(regex, name) ? null : message;
+    }
+}

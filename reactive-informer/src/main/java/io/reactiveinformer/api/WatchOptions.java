@@ -1,0 +1,39 @@
+package io.reactiveinformer.api;
+
+/**
+ * Query parameters of a WATCH request. Every object field may be {@code null} (not sent).
+ *
+ * @param labelSelector        as for LIST
+ * @param fieldSelector        as for LIST
+ * @param resourceVersion      start after this version; {@code null}/{@code ""} starts at the current state
+ * @param resourceVersionMatch {@code NotOlderThan} for streaming lists
+ * @param timeoutSeconds       the server closes the stream after this many seconds
+ * @param allowBookmarks       ask for BOOKMARK events
+ * @param sendInitialEvents    streaming list (KEP-3157): the current state first, as ADDED events,
+ *                             ended by a bookmark annotated {@code k8s.io/initial-events-end: "true"}
+ */
+public record WatchOptions(String labelSelector, String fieldSelector, String resourceVersion,
+                           String resourceVersionMatch, Integer timeoutSeconds, boolean allowBookmarks,
+                           boolean sendInitialEvents) {
+
+    /** Watch from the given version with bookmarks on. */
+    public static WatchOptions from(String resourceVersion) {
+        return new WatchOptions(null, null, resourceVersion, null, null, true, false);
+    }
+
+    public WatchOptions withSelectors(String labelSelector, String fieldSelector) {
+        return new WatchOptions(labelSelector, fieldSelector, resourceVersion, resourceVersionMatch, timeoutSeconds,
+                allowBookmarks, sendInitialEvents);
+    }
+
+    public WatchOptions withTimeoutSeconds(Integer timeoutSeconds) {
+        return new WatchOptions(labelSelector, fieldSelector, resourceVersion, resourceVersionMatch, timeoutSeconds,
+                allowBookmarks, sendInitialEvents);
+    }
+
+    /** A streaming list: initial state as ADDED events, then the watch, from at least {@code resourceVersion}. */
+    public WatchOptions withInitialEvents() {
+        return new WatchOptions(labelSelector, fieldSelector, resourceVersion, "NotOlderThan", timeoutSeconds,
+                true, true);
+    }
+}

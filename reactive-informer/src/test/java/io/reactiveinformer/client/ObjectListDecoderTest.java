@@ -1,0 +1,84 @@
+package io.reactiveinformer.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.kubernetes.client.openapi.models.V1ListMeta;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.reactiveinformer.api.DecodeException;
+import io.reactiveinformer.api.ObjectList;
+import io.reactiveinformer.codec.Fixtures;
+import io.reactiveinformer.codec.KubernetesJson;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ObjectListDecoderTest {
+
+    private static final byte[] PAGE = Fixtures.bytes("pod-list-page1.json");
+    private final KubernetesJson json = KubernetesJson.defaults();
+
+    @Test
+    void decodesPageWithContinueToken() {
+        ObjectList<V1Pod> page = decode(PAGE, -1);
+
+        assertThat(page.items()).extracting(p -> p.getMetadata().getName())
+                .containsExactly("web-7d4b9c8f6d-00000", "web-7d4b9c8f6d-00001", "web-7d4b9c8f6d-00002");
+        assertThat(page.resourceVersion()).isEqualTo("184500");
+        assertThat(page.continueToken()).startsWith("eyJ2Ijoi");
+        assertThat(page.remainingItemCount()).isEqualTo(2L);
+        assertThat(page.hasMore()).isTrue();
+        assertThat(decode(Fixtures.bytes("pod-list-page2.json"), -1).hasMore()).isFalse();
+    }
+
+    @Test
+    void everySingleSplitPointGivesTheSamePage() {
+        ObjectList<V1Pod> expected = decode(PAGE, -1);
+        for (int split = 0; split <= PAGE.length; split++) {
+            assertThat(decode(PAGE, split)).as("split at %d", split).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void listCutInsideAnItemIsADecodeError() {
+        assertThatThrownBy(() -> decode(Arrays.copyOf(PAGE, 9000), -1))
+                .isInstanceOf(DecodeException.class)
+                .hasMessageContaining("GET /api/v1/pods");
+    }
+
+    @Test
+    void roundTripsThroughTheEncoder() {
+        ObjectList<V1Pod> page = decode(PAGE, -1);
+        Map<String, Object> list = new LinkedHashMap<>();
+        list.put("kind", "PodList");
+        list.put("apiVersion", "v1");
+        list.put("metadata", new V1ListMeta().resourceVersion(page.resourceVersion())._continue(page.continueToken())
+                .remainingItemCount(page.remainingItemCount()));
+        list.put("items", page.items());
+        byte[] encoded = json.encode(list);
+        assertThat(decode(encoded, -1)).isEqualTo(page);
+    }
+
+    @Test
+    void emptyListHasNoItems() {
+        ObjectList<V1Pod> empty = decode("{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"9\"},\"items\":[]}"
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8), -1);
+        assertThat(empty.items()).isEmpty();
+        assertThat(empty.resourceVersion()).isEqualTo("9");
+        assertThat(List.copyOf(empty.items())).isEmpty();
+    }
+
+    private ObjectList<V1Pod> decode(byte[] bytes, int split) {
+        ObjectListDecoder<V1Pod> decoder = new ObjectListDecoder<>(json, V1Pod.class, "GET /api/v1/pods");
+        if (split >= 0) {
+            decoder.feed(ByteBuffer.wrap(bytes, 0, split));
+            decoder.feed(ByteBuffer.wrap(bytes, split, bytes.length - split));
+        } else {
+            decoder.feed(ByteBuffer.wrap(bytes));
+        }
+        return decoder.end();
+    }
+}
