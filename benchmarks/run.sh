@@ -12,13 +12,15 @@
 # INFORMERS informers (a count, not a timing: it runs beside the slow phase), matrix (time to synced,
 # events/s up to WATCH_MAX_N, heap per object, threads, and FANOUT_SUBSCRIBERS handlers at FANOUT_N; one
 # process per contender and run measures every N up to WATCH_MAX_N, one more per larger N), latency
-# (server write to handler at LAT_RATE events/s, once the slow phase has ended), isolation (lag of 8 fast
+# (server write to handler at each of LAT_RATES events/s, once the slow phase has ended), isolation (lag of 8 fast
 # handlers beside a CPU-bound and a blocking one at ISO_RATE changes/s, ISO_RUNS runs). See benchmarks/README.md.
 #
 # Environment overrides: SIZES, RUNS, EVENTS (watch events per matrix corpus), WATCH_MAX_N, FANOUT_N,
 # FANOUT_SUBSCRIBERS, SYNC_DEADLINE_S (a matrix round not synced by then is reported as timed out),
 # WARMUP_N/WARMUP_EVENTS (the warm-up corpus), SEED, SKIP_BUILD=1, JVM_FLAGS (the same for every JVM
-# contender), SIDE_N (objects of the latency/slow/threads corpus), LAT_RATE, LAT_COUNT, INFORMERS,
+# contender), SIDE_N (objects of the latency/slow/threads corpus), LAT_RATES (one latency stream per rate,
+# LAT_COUNT events or LAT_SECONDS of them, whichever is fewer), LAT_COUNT, LAT_SECONDS, PIN_CORES (the matrix
+# also runs this library pinned to that many cores with taskset; 0: not), INFORMERS,
 # SLOW_RATE, SLOW_SECONDS, SLOW_HANDLER_MS, SLOW_SAMPLE_SECONDS, ISO_RATE, ISO_SECONDS, ISO_CPU_MS,
 # ISO_SLEEP_MS, ISO_FAST, ISO_GRACE_S, ISO_RUNS, PHASES (any of "slow threads matrix latency isolation"),
 # OUT (the results directory), KEEP_RESULTS=1 (re-run only PHASES into OUT: the other phases' rounds
@@ -42,8 +44,10 @@ WARMUP_N=${WARMUP_N:-1000}
 WARMUP_EVENTS=${WARMUP_EVENTS:-2000}
 SEED=${SEED:-42}
 SIDE_N=${SIDE_N:-1000}
-LAT_RATE=${LAT_RATE:-5000}
+LAT_RATES=${LAT_RATES:-"1000 5000"}
 LAT_COUNT=${LAT_COUNT:-20000}
+LAT_SECONDS=${LAT_SECONDS:-10}
+PIN_CORES=${PIN_CORES:-1}
 INFORMERS=${INFORMERS:-100}
 SLOW_RATE=${SLOW_RATE:-20}
 SLOW_SECONDS=${SLOW_SECONDS:-300}
@@ -104,7 +108,8 @@ BEGAN=$(date +%s)
   echo "jvm flags: $JVM_FLAGS"
   echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "matrix: sizes $SIZES; $EVENTS watch events at N <= $WATCH_MAX_N; $FANOUT_SUBSCRIBERS handlers at N=$FANOUT_N; sync deadline $SYNC_DEADLINE_S s; runs $RUNS; warm-up rounds on N=$WARMUP_N, $WARMUP_EVENTS events (2 before the small sizes, 1 before a large N); seed $SEED"
-  echo "latency: $LAT_COUNT events at $LAT_RATE/s after a sync of N=$SIDE_N, first second discarded; runs $RUNS"
+  echo "latency: at each of $LAT_RATES events/s, $LAT_COUNT events or $LAT_SECONDS s of them (whichever is fewer) after a sync of N=$SIDE_N, first second discarded; runs $RUNS"
+  if (( PIN_CORES > 0 )); then echo "pinned: the matrix also runs reactive-informer with taskset on $PIN_CORES of $(nproc) cores"; fi
   echo "threads: $INFORMERS informers (one per namespace, empty lists); runs $RUNS"
   echo "slow handler: $SLOW_HANDLER_MS ms per notification, $SLOW_RATE events/s for $SLOW_SECONDS s after a sync of N=$SIDE_N, heap sampled every $SLOW_SAMPLE_SECONDS s; one run, contenders concurrently, beside the threads and matrix phases"
   echo "isolation: $ISO_FAST fast handlers beside one burning $ISO_CPU_MS ms of CPU and one sleeping $ISO_SLEEP_MS ms per notification, $ISO_RATE changes/s for $ISO_SECONDS s after a sync of N=$SIDE_N (up to $ISO_GRACE_S s more for the fast handlers to catch up), first second discarded; runs $ISO_RUNS"
@@ -133,6 +138,10 @@ matrix_contenders() {
   # no fan-out rounds for the ceiling: it has no handlers
   echo "ceiling|env FANOUT_N=-1 java $JVM_FLAGS -cp $JAR $PKG.CeilingContender|1"
   informer_contenders 1
+  # how sync time scales with cores: the peers bind a list on one thread, this library on the delivery pool
+  if (( PIN_CORES > 0 )); then
+    echo "reactive-informer-${PIN_CORES}cpu|env FANOUT_N=-1 CONTENDER_LABEL=reactive-informer-${PIN_CORES}cpu taskset -c 0-$((PIN_CORES - 1)) $OURS|1"
+  fi
 }
 
 SERVER_PIDS=()
@@ -191,7 +200,7 @@ if [[ " $PHASES " == *" latency "* || " $PHASES " == *" slow "* || " $PHASES " =
   start_server "$BENCH/target/replay/n$SIDE_N-m$SIDE_EVENTS-s$SEED" "$SIDE_N" "$SIDE_EVENTS"
   SIDE_URL=$URL
 fi
-export LAT_RATE LAT_COUNT INFORMERS SLOW_RATE SLOW_SECONDS SLOW_HANDLER_MS SLOW_SAMPLE_SECONDS
+export INFORMERS SLOW_RATE SLOW_SECONDS SLOW_HANDLER_MS SLOW_SAMPLE_SECONDS
 export ISO_RATE ISO_SECONDS ISO_CPU_MS ISO_SLEEP_MS ISO_FAST ISO_GRACE_S
 
 if [[ " $PHASES " == *" slow "* ]]; then
@@ -281,7 +290,12 @@ if [[ " $PHASES " == *" latency "* ]]; then
   mapfile -t LIST < <(echo "ceiling|java $JVM_FLAGS -cp $JAR $PKG.CeilingContender|1"; informer_contenders 1)
   # no warm-up round: the first second of the paced stream is discarded instead
   export BENCH_MODE=latency
-  for RUN in $(seq "$RUNS"); do interleaved latency 0 "${LIST[@]}"; done
+  LAT_MAX_COUNT=$LAT_COUNT
+  for LAT_RATE in $LAT_RATES; do
+    LAT_COUNT=$(( LAT_RATE * LAT_SECONDS < LAT_MAX_COUNT ? LAT_RATE * LAT_SECONDS : LAT_MAX_COUNT ))
+    export LAT_RATE LAT_COUNT
+    for RUN in $(seq "$RUNS"); do interleaved latency 0 "${LIST[@]}"; done
+  done
   phase_time latency "$t0"
 fi
 

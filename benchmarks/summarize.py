@@ -17,6 +17,7 @@ MEASURES = [
     ("listed_to_handlers_ms", "Listed objects through every handler (ms, lower is better)", False),
     ("events_per_s", "Watch events/s through the cache to the handlers (higher is better)", True),
     ("heap_growth_per_object", "Retained heap per cached object after GC (bytes, lower is better)", False),
+    ("sync_peak_heap_mb", "Peak used heap during the initial sync (MB, lower is better)", False),
     ("threads", "Threads alive with one informer (lower is better)", False),
 ]
 
@@ -32,6 +33,11 @@ NOTES = {
                               "(JVM: used heap after two `System.gc()`; Go: `HeapInuse` after `runtime.GC()`). The "
                               "client's fixed cost (connection pools, buffers, classes' static state) is spread over N, "
                               "so small N reads higher; N = 100,000 is the per-object cost.",
+    "sync_peak_heap_mb": "The highest used heap from the client's creation until every handler has seen the listed "
+                         "objects, minus the heap before (JVM: heap in use before each collection, from the GC "
+                         "notifications, and at the end; Go: bytes in heap objects, live or unswept, sampled every "
+                         "2 ms). What a pod must be sized for while a client syncs; every JVM runs with the same flags "
+                         "(`machine.txt`), so how far the heap grows before a collection is the same policy for all.",
 }
 
 TIMED_OUT = float("inf")
@@ -133,11 +139,18 @@ def fmt(v):
     return f"{v:,.0f}" if abs(v) >= 100 else f"{v:,.1f}"
 
 
-def side_medians(rows, mode):
-    """(field, contender, handlers) -> median over the measured rounds of one side mode."""
+def latency_rates(rows):
+    """The latency phase's stream rates, slowest first (the row below every contender's capacity leads)."""
+    return sorted({float(r["lat_rate"]) for r in rows if r.get("mode") == "latency" and "lat_rate" in r})
+
+
+def side_medians(rows, mode, rate=None):
+    """(field, contender, handlers) -> median over the measured rounds of one side mode (latency: at one rate)."""
     by = defaultdict(list)
     for r in rows:
         if r.get("mode") != mode or r.get("warmup") == "true":
+            continue
+        if rate is not None and float(r.get("lat_rate", -1)) != rate:
             continue
         for field, _, _ in SIDE_TABLES[mode][2]:
             if field in r:
@@ -151,34 +164,45 @@ def side_medians(rows, mode):
 def side_tables(rows):
     lines = []
     for mode, (title, note, fields) in SIDE_TABLES.items():
-        med = side_medians(rows, mode)
-        contenders = sorted({(c, s) for (_, c, s) in med}, key=lambda cs: (not cs[0].startswith(OURS), cs))
-        if not contenders:
-            continue
-        shown = [f for f in fields if any(k[0] == f[0] for k in med)]
-        lines += [f"### {title}", "", note, "",
-                  "| contender | runs | " + " | ".join(t for _, t, _ in shown) + " |",
-                  "|---|---:|" + "---:|" * len(shown)]
-        for c, s in contenders:
-            runs = max(v[1] for k, v in med.items() if k[1] == c and k[2] == s)
-            cells = []
-            for field, _, ratio in shown:
-                v = med.get((field, c, s))
-                if v is None:
-                    cells.append("–")
-                    continue
-                if ratio is None:
-                    cells.append(str(v[0]))
-                    continue
-                ours = med.get((field, OURS, s))
-                # counts (samples, unseen, handled) read as integers
-                text = f"{v[0]:,.0f}" if float(v[0]).is_integer() else fmt(v[0])
-                if ratio and c != OURS and ours and ours[0] > 0 and v[0] > 0:
-                    text += f" ({v[0] / ours[0]:.2f}× ours)"
-                cells.append(text)
-            lines.append(f"| {c} | {runs} | " + " | ".join(cells) + " |")
-        lines.append("")
+        if mode == "latency":
+            for rate in latency_rates(rows):
+                lines += side_table(rows, mode, f"{title[:title.index(' (')]} at {rate:,.0f} events/s"
+                                                f"{title[title.index(' ('):]}", note, fields, rate)
+        else:
+            lines += side_table(rows, mode, title, note, fields)
     return "\n".join(lines)
+
+
+def side_table(rows, mode, title, note, fields, rate=None):
+    lines = []
+    med = side_medians(rows, mode, rate)
+    contenders = sorted({(c, s) for (_, c, s) in med}, key=lambda cs: (not cs[0].startswith(OURS), cs))
+    if not contenders:
+        return []
+    shown = [f for f in fields if any(k[0] == f[0] for k in med)]
+    lines += [f"### {title}", "", note, "",
+              "| contender | runs | " + " | ".join(t for _, t, _ in shown) + " |",
+              "|---|---:|" + "---:|" * len(shown)]
+    for c, s in contenders:
+        runs = max(v[1] for k, v in med.items() if k[1] == c and k[2] == s)
+        cells = []
+        for field, _, ratio in shown:
+            v = med.get((field, c, s))
+            if v is None:
+                cells.append("–")
+                continue
+            if ratio is None:
+                cells.append(str(v[0]))
+                continue
+            ours = med.get((field, OURS, s))
+            # counts (samples, unseen, handled) read as integers
+            text = f"{v[0]:,.0f}" if float(v[0]).is_integer() else fmt(v[0])
+            if ratio and c != OURS and ours and ours[0] > 0 and v[0] > 0:
+                text += f" ({v[0] / ours[0]:.2f}× ours)"
+            cells.append(text)
+        lines.append(f"| {c} | {runs} | " + " | ".join(cells) + " |")
+    lines.append("")
+    return lines
 
 
 def cell(m, v, ours):
@@ -202,7 +226,7 @@ def table(med, rows):
     sizes = sorted({int(r["n"]) for r in rows if r.get("mode", "matrix") == "matrix" and r.get("warmup") != "true"})
     lines = []
     for m, title, higher in MEASURES:
-        series = sorted({(c, s) for (mm, c, s, _) in med if mm == m}, key=lambda cs: (cs[0] != OURS, cs))
+        series = sorted({(c, s) for (mm, c, s, _) in med if mm == m}, key=lambda cs: (not cs[0].startswith(OURS), cs))
         if not series:
             continue
         lines += [f"### {title}", ""] + ([NOTES[m], ""] if m in NOTES else []) + [
@@ -257,23 +281,24 @@ def charts(med, rows, out):
 
 def side_charts(plt, rows, out):
     made = []
-    lat = side_medians(rows, "latency")
-    contenders = sorted({c for (_, c, _) in lat}, key=lambda c: (c != OURS, c))
-    if contenders:
-        fig, ax = plt.subplots(figsize=(8, 5))
+    rates = latency_rates(rows)
+    if rates:
+        fig, axes = plt.subplots(1, len(rates), figsize=(7 * len(rates), 5), squeeze=False)
         pcts = [("lat_p50_ms", "p50"), ("lat_p99_ms", "p99"), ("lat_p999_ms", "p99.9")]
         width = 0.8 / len(pcts)
-        for j, (field, label) in enumerate(pcts):
-            ax.bar([i + j * width for i in range(len(contenders))],
-                   [max(lat.get((field, c, 1), (0, 0))[0], 1e-3) for c in contenders], width, label=label)
-        ax.set_xticks([i + width for i in range(len(contenders))])
-        ax.set_xticklabels(contenders, fontsize=8)
-        ax.set_yscale("log")
-        ax.set_ylabel("ms from server write to handler")
-        rate = next((r.get("lat_rate") for r in rows if r.get("mode") == "latency"), "?")
-        ax.set_title(f"Latency percentiles at {float(rate):,.0f} events/s (lower is better)")
-        ax.grid(True, axis="y", alpha=0.3)
-        ax.legend(fontsize=8)
+        for ax, rate in zip(axes[0], rates):
+            lat = side_medians(rows, "latency", rate)
+            contenders = sorted({c for (_, c, _) in lat}, key=lambda c: (c != OURS, c))
+            for j, (field, label) in enumerate(pcts):
+                ax.bar([i + j * width for i in range(len(contenders))],
+                       [max(lat.get((field, c, 1), (0, 0))[0], 1e-3) for c in contenders], width, label=label)
+            ax.set_xticks([i + width for i in range(len(contenders))])
+            ax.set_xticklabels(contenders, fontsize=8)
+            ax.set_yscale("log")
+            ax.set_ylabel("ms from server write to handler")
+            ax.set_title(f"Latency percentiles at {rate:,.0f} events/s (lower is better)", fontsize=10)
+            ax.grid(True, axis="y", alpha=0.3)
+            ax.legend(fontsize=8)
         fig.tight_layout()
         fig.savefig(out / "latency_percentiles.png", dpi=110)
         plt.close(fig)

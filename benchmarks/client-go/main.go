@@ -22,6 +22,7 @@ import (
 	"net/http"
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"sort"
 	"strconv"
 	"strings"
@@ -81,6 +82,44 @@ func heapInUse() int64 {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	return int64(m.HeapInuse)
+}
+
+// heapObjects is the bytes held by heap objects, live or not yet swept (runtime/metrics: no stop-the-world).
+func heapObjects() int64 {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(sample)
+	return int64(sample[0].Value.Uint64())
+}
+
+// startPeakHeap samples heapObjects every 2 ms until the returned stop is called, which answers the highest
+// reading: Go reports no heap size before each collection, as the JVM's GC notifications do.
+func startPeakHeap() (stop func() int64) {
+	var peak atomic.Int64
+	record := func() {
+		if v := heapObjects(); v > peak.Load() {
+			peak.Store(v)
+		}
+	}
+	done, finished := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(finished)
+		ticker := time.NewTicker(2 * time.Millisecond)
+		defer ticker.Stop()
+		for {
+			record()
+			select {
+			case <-done:
+				return
+			case <-ticker.C:
+			}
+		}
+	}()
+	return func() int64 {
+		close(done)
+		<-finished
+		record()
+		return peak.Load()
+	}
 }
 
 // cpuSeconds is the CPU time (user and system) this process has used so far.
@@ -284,6 +323,8 @@ func podInformer(t *target, namespace string) (informers.SharedInformerFactory, 
 func matrix(r round) (fields string, synced bool) {
 	t := r.t
 	before := heapInUse()
+	objectsBefore := heapObjects()
+	stopPeak := startPeakHeap()
 	factory, pods := podInformer(t, "")
 	notifications := int64(0)
 	if r.watch {
@@ -312,6 +353,7 @@ func matrix(r round) (fields string, synced bool) {
 	}
 	c.listedWG.Wait()
 	delivered := time.Since(start)
+	peak := stopPeak()
 	withCache := heapInUse()
 	threads := osThreads()
 	goroutines := runtime.NumGoroutine()
@@ -327,8 +369,8 @@ func matrix(r round) (fields string, synced bool) {
 	close(stop)
 	factory.Shutdown()
 	get(t.server + "/drop")
-	return fields + fmt.Sprintf(" threads=%d goroutines=%d cached=%d heap_growth_per_object=%d heap_before_mb=%d",
-		threads, goroutines, cached, (withCache-before)/t.objects, before>>20), true
+	return fields + fmt.Sprintf(" threads=%d goroutines=%d cached=%d heap_growth_per_object=%d heap_before_mb=%d sync_peak_heap_mb=%d",
+		threads, goroutines, cached, (withCache-before)/t.objects, before>>20, (peak-objectsBefore)>>20), true
 }
 
 func latency(t *target) string {

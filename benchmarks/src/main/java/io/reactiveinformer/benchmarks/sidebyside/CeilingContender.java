@@ -46,6 +46,7 @@ public final class CeilingContender {
             int expected = latency ? t.notificationsIn(count) : round.notifications();
             Latencies latencies = new Latencies(latency ? expected : 0);
             long before = Harness.settledHeapAfterGc();
+            PeakHeap peakHeap = PeakHeap.start();
             Map<String, V1Pod> store = new HashMap<>();
             long start = System.nanoTime();
             try (InputStream in = http.send(HttpRequest.newBuilder(t.server().resolve("/api/v1/pods")).build(),
@@ -56,6 +57,7 @@ public final class CeilingContender {
                 }
             }
             long synced = System.nanoTime() - start;
+            long peak = peakHeap.stop();
             long withCache = Harness.usedHeapAfterGc();
             int threads = Harness.liveThreads();
             Map<String, Object> m = new LinkedHashMap<>();
@@ -75,6 +77,7 @@ public final class CeilingContender {
             m.put("threads", threads);
             m.put("heap_growth_per_object", (withCache - before) / t.objects());
             m.put("heap_before_mb", before >> 20);
+            m.put("sync_peak_heap_mb", (peak - before) >> 20);
             store.clear();
             t.dropWatches();
             h.report("ceiling", round, m);

@@ -47,6 +47,7 @@ public final class ReactiveInformerContender {
     private static Map<String, Object> matrix(Harness h, Harness.Round round) throws Exception {
         Harness.Target t = round.target();
         long before = Harness.settledHeapAfterGc();
+        PeakHeap peakHeap = PeakHeap.start();
         KubernetesClient client = KubernetesClient.create(ClientConfig.forServer(t.server()));
         SharedInformerFactory factory = SharedInformerFactory.builder(client).build();
         SharedIndexInformer<V1Pod> pods = factory.informer(V1Pod.class);
@@ -72,6 +73,7 @@ public final class ReactiveInformerContender {
         }
         counters.awaitListed();
         long delivered = System.nanoTime() - start;
+        long peak = peakHeap.stop();
         long withCache = Harness.usedHeapAfterGc();
         int threads = Harness.liveThreads();
         Map<String, Object> m = new LinkedHashMap<>();
@@ -88,6 +90,7 @@ public final class ReactiveInformerContender {
         m.put("threads", threads);
         m.put("heap_growth_per_object", (withCache - before) / t.objects());
         m.put("heap_before_mb", before >> 20);
+        m.put("sync_peak_heap_mb", (peak - before) >> 20);
         m.put("cached", pods.indexer().size());
         subscriptions.dispose();
         factory.shutdown().block(Duration.ofSeconds(30));

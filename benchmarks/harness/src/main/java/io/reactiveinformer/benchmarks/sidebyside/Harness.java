@@ -32,7 +32,8 @@ import java.util.Properties;
  * corpus of FANOUT_N objects with that many handlers), {@code WATCH_MAX_N} (larger corpora are listed
  * but their watch stream is not played), {@code SYNC_DEADLINE_S}, {@code LAT_RATE}/{@code LAT_COUNT},
  * {@code INFORMERS}, {@code SLOW_RATE}/{@code SLOW_SECONDS}/{@code SLOW_HANDLER_MS}/{@code SLOW_SAMPLE_SECONDS},
- * {@code ISO_RATE}/{@code ISO_SECONDS}/{@code ISO_CPU_MS}/{@code ISO_SLEEP_MS}/{@code ISO_FAST}/{@code ISO_GRACE_S}.
+ * {@code ISO_RATE}/{@code ISO_SECONDS}/{@code ISO_CPU_MS}/{@code ISO_SLEEP_MS}/{@code ISO_FAST}/{@code ISO_GRACE_S},
+ * {@code CONTENDER_LABEL} (the contender's name in the results, for a variant such as one pinned to a core).
  */
 public final class Harness {
 
@@ -254,7 +255,8 @@ public final class Harness {
 
     public void report(String contender, Round round, Map<String, Object> measures) {
         Map<String, Object> line = new LinkedHashMap<>();
-        line.put("contender", contender);
+        // CONTENDER_LABEL names a variant of a contender (e.g. pinned to one core) in the results
+        line.put("contender", env("CONTENDER_LABEL", contender));
         line.put("subscribers", round.subscribers());
         line.put("mode", mode.name().toLowerCase(java.util.Locale.ROOT));
         line.put("n", round.target().objects());

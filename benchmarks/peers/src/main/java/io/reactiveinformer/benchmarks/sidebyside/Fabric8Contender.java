@@ -68,6 +68,7 @@ public final class Fabric8Contender {
     private static Map<String, Object> matrix(Harness h, Harness.Round round) throws Exception {
         Harness.Target t = round.target();
         long before = Harness.settledHeapAfterGc();
+        PeakHeap peakHeap = PeakHeap.start();
         KubernetesClient client = client(t);
         SharedIndexInformer<Pod> pods = client.pods().inAnyNamespace().runnableInformer(0);
         Counters counters = new Counters(round.subscribers(), t.objects(), round.notifications());
@@ -87,6 +88,7 @@ public final class Fabric8Contender {
         }
         counters.awaitListed();
         long delivered = System.nanoTime() - start;
+        long peak = peakHeap.stop();
         long withCache = Harness.usedHeapAfterGc();
         int threads = Harness.liveThreads();
         Map<String, Object> m = new LinkedHashMap<>();
@@ -101,6 +103,7 @@ public final class Fabric8Contender {
         m.put("threads", threads);
         m.put("heap_growth_per_object", (withCache - before) / t.objects());
         m.put("heap_before_mb", before >> 20);
+        m.put("sync_peak_heap_mb", (peak - before) >> 20);
         m.put("cached", pods.getIndexer().list().size());
         pods.close();
         client.close();

@@ -102,6 +102,7 @@ public final class OfficialJavaContender {
     private static Map<String, Object> matrix(Harness h, Harness.Round round) throws Exception {
         Harness.Target t = round.target();
         long before = Harness.settledHeapAfterGc();
+        PeakHeap peakHeap = PeakHeap.start();
         ApiClient api = api(t);
         SharedInformerFactory factory = new SharedInformerFactory(api);
         SharedIndexInformer<V1Pod> pods = informer(factory, api, null);
@@ -121,6 +122,7 @@ public final class OfficialJavaContender {
         }
         counters.awaitListed();
         long delivered = System.nanoTime() - start;
+        long peak = peakHeap.stop();
         long withCache = Harness.usedHeapAfterGc();
         int threads = Harness.liveThreads();
         Map<String, Object> m = new LinkedHashMap<>();
@@ -135,6 +137,7 @@ public final class OfficialJavaContender {
         m.put("threads", threads);
         m.put("heap_growth_per_object", (withCache - before) / t.objects());
         m.put("heap_before_mb", before >> 20);
+        m.put("sync_peak_heap_mb", (peak - before) >> 20);
         m.put("cached", pods.getIndexer().list().size());
         close(factory, api);
         t.dropWatches();
