@@ -42,7 +42,16 @@ import reactor.test.StepVerifier;
  * handler blocks {@value #BLOCK_MS} ms per notification, eight subscribers that do nothing are handed
  * every change within {@value #P99_MS} ms at p99 and {@value #MAX_MS} ms at worst, while
  * {@value #RATE} changes/s are written for {@value #SECONDS} s (after one second of the same writes to warm
- * up, not measured). The lag is measured from the moment the
+ * up, not measured).
+ *
+ * <p>Those bounds are what an idle 2-core machine gives (the side-by-side {@code isolation} phase of
+ * {@code benchmarks/run.sh} measures it: p99 3 ms, max 27 ms); on a machine other processes load, every
+ * thread of the JVM waits for a core and no absolute bound holds. What must hold everywhere is the
+ * property: a fast subscriber never waits for the busy one's backlog. So a run whose fast subscribers miss
+ * the bounds still passes when their p99 lag is under half, and their worst under all, of the CPU-bound
+ * subscriber's backlog: its deepest buffer times the wall time its handler took per call, which the same
+ * load stretches (seconds, even idle). Before issue 12, fast subscribers sharing its thread waited for that
+ * whole backlog: p99 2.2 s on an idle machine, where the backlog was 2.2 s. The lag is measured from the moment the
  * test starts a write (its {@code System.nanoTime()} travels in the object) to the fast handler's call,
  * so it includes the server. The slow subscribers coalesce: their buffers never hold more than the keys.
  *
@@ -142,8 +151,11 @@ abstract class HandlerIsolationContract {
 
         HandlerRegistration<V1ConfigMap> cpu = informer.register(SubscriberOptions.defaults().withName("cpu"));
         AtomicLong cpuHandled = new AtomicLong();
+        AtomicLong cpuWallNanos = new AtomicLong();
         running.add(cpu.notifications().subscribe(n -> {
+            long start = System.nanoTime();
             burnCpu(CPU_MS);
+            cpuWallNanos.addAndGet(System.nanoTime() - start);
             cpuHandled.incrementAndGet();
         }));
         HandlerRegistration<V1ConfigMap> blocking = informer.register(
@@ -191,16 +203,20 @@ abstract class HandlerIsolationContract {
         long p50 = percentile(all, 0.50);
         long p99 = percentile(all, 0.99);
         long max = all[all.length - 1];
+        long backlog = cpu.maxBufferDepth() * TimeUnit.NANOSECONDS.toMillis(cpuWallNanos.get())
+                / Math.max(1, cpuHandled.get());
         log.info("slowest fast notifications (ms after the writes began → lag ms): {}",
                 fast.stream().flatMap(Lags::slowest).sorted((a, b) -> Long.compare(b[1], a[1])).limit(10)
                         .map(a -> a[0] + "→" + a[1]).toList());
         log.info("{} writes at {}/s for {} s: fast subscribers' lag p50 {} ms, p99 {} ms, max {} ms over {} notifications; "
-                        + "cpu-bound subscriber handled {}, max buffer {}; blocking one handled {}, max buffer {} ({} keys)",
-                written.get(), rate(), SECONDS, p50, p99, max, all.length, cpuHandled.get(), cpu.maxBufferDepth(),
+                        + "cpu-bound subscriber handled {}, max buffer {} ({} ms of backlog); blocking one handled {}, max buffer {} ({} keys)",
+                written.get(), rate(), SECONDS, p50, p99, max, all.length, cpuHandled.get(), cpu.maxBufferDepth(), backlog,
                 blockingHandled.get(), blocking.maxBufferDepth(), KEYS);
         assertThat(written.get()).as("writes done").isGreaterThan((long) rate() * SECONDS * minWrittenPercent() / 100);
-        assertThat(p99).as("p99 lag of the fast subscribers (p50 %d, max %d)", p50, max).isLessThan(p99Millis());
-        assertThat(max).as("worst lag of the fast subscribers (p50 %d, p99 %d)", p50, p99).isLessThan(maxLagMillis());
+        assertThat(p99).as("p99 lag of the fast subscribers (p50 %d, max %d), beside a busy one %d ms of backlog behind",
+                p50, max, backlog).isLessThan(Math.max(p99Millis(), backlog / 2));
+        assertThat(max).as("worst lag of the fast subscribers (p50 %d, p99 %d), beside a busy one %d ms of backlog behind",
+                p50, p99, backlog).isLessThan(Math.max(maxLagMillis(), backlog));
         assertThat(cpu.maxBufferDepth()).as("the cpu-bound subscriber coalesces").isLessThanOrEqualTo(KEYS);
         assertThat(blocking.maxBufferDepth()).as("the blocking subscriber coalesces").isLessThanOrEqualTo(KEYS);
         if (written.get() > SECONDS * 1000 / CPU_MS) {
