@@ -10,11 +10,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -67,15 +69,22 @@ class DashboardBrowserTest {
         new WebDriverWait(browser, Duration.ofSeconds(30)).until(d ->
                 d.findElement(By.id("status")).getText().contains("in sync")
                         && d.findElements(By.cssSelector("#pods tr")).size() == pods.indexer().size());
-        assertThat(browser.findElement(By.id("pod-shop-shop-0")).getText()).contains("shop", "shop-0", "node-");
-        assertThat(browser.findElements(By.cssSelector("#bars .bar"))).extracting(e -> e.getAttribute("data-namespace"))
-                .containsExactly("payments", "search", "shop");
+        // read in one wait that retries a read the page's next re-render made stale
+        WebDriverWait read = new WebDriverWait(browser, Duration.ofSeconds(10));
+        read.ignoring(StaleElementReferenceException.class);
+        String row = read.until(d -> d.findElement(By.id("pod-shop-shop-0")).getText());
+        assertThat(row).contains("shop", "shop-0", "node-");
+        List<String> bars = read.until(d -> d.findElements(By.cssSelector("#bars .bar")).stream()
+                .map(e -> e.getAttribute("data-namespace")).toList());
+        assertThat(bars).containsExactly("payments", "search", "shop");
 
         client.resource(V1Pod.class).inNamespace("shop")
                 .patchStatus("shop-0", PatchType.MERGE, "{\"status\":{\"phase\":\"Failed\"}}").block(Duration.ofSeconds(10));
         long patched = System.nanoTime();
-        new WebDriverWait(browser, Duration.ofSeconds(2), Duration.ofMillis(20)).until(d ->
-                d.findElement(By.cssSelector("#pod-shop-shop-0 td.phase")).getText().equals("Failed"));
+        // the page replaces a row's cells when its pod changes: a cell found just before is then stale
+        new WebDriverWait(browser, Duration.ofSeconds(2), Duration.ofMillis(20))
+                .ignoring(StaleElementReferenceException.class)
+                .until(d -> d.findElement(By.cssSelector("#pod-shop-shop-0 td.phase")).getText().equals("Failed"));
         long millis = (System.nanoTime() - patched) / 1_000_000;
         System.out.println("the row showed the change " + millis + " ms after the PATCH returned");
 
