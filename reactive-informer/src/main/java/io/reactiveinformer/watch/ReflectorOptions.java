@@ -14,8 +14,9 @@ import java.util.Objects;
  *                        which shows the server has no watch cache for this resource); a positive number
  *                        for always that page size; 0 for never paginating
  * @param streamingList   use a streaming list ({@code sendInitialEvents}, KEP-3157) instead of LIST; the
- *                        reflector falls back to LIST for good once the server rejects it or ends it without
- *                        the initial-events-end bookmark
+ *                        reflector falls back to LIST for good once the server rejects the request or serves
+ *                        it as a plain watch (its whole timeout without the initial-events-end bookmark), and
+ *                        for one attempt when the stream ends early before that bookmark (as client-go)
  * @param minWatchTimeout each watch asks the server to close it after a random time in
  *                        {@code [minWatchTimeout, 2 × minWatchTimeout)}, whole seconds, at least one second
  * @param idleTimeout     a watch that delivers no event and no bookmark for this long is presumed dead

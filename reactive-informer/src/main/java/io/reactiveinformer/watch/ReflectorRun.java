@@ -63,6 +63,8 @@ final class ReflectorRun<T extends KubernetesObject> {
     private boolean resourceVersionUnavailable;
     private boolean paginatedResult;
     private boolean streamingListUnsupported;
+    /** The last streaming list ended early, before its initial events: the next list is a LIST (client-go too). */
+    private boolean listOnce;
     private int consecutiveFailures;
     private Step next = Step.LIST;
     private Duration delay = Duration.ZERO;
@@ -94,7 +96,11 @@ final class ReflectorRun<T extends KubernetesObject> {
         if (next == Step.WATCH) {
             return watch();
         }
-        return options.streamingList() && !streamingListUnsupported ? streamingList() : list();
+        if (options.streamingList() && !streamingListUnsupported && !listOnce) {
+            return streamingList();
+        }
+        listOnce = false;
+        return list();
     }
 
     // ---- list
@@ -112,7 +118,7 @@ final class ReflectorRun<T extends KubernetesObject> {
 
     /** Where the next list starts: a streaming list asks for "" (consistent) rather than "0" the first time. */
     private String nextListResourceVersion() {
-        if (options.streamingList() && !streamingListUnsupported) {
+        if (options.streamingList() && !streamingListUnsupported && !listOnce) {
             return resourceVersionUnavailable ? "" : lastSyncResourceVersion;
         }
         return relistResourceVersion();
@@ -175,7 +181,7 @@ final class ReflectorRun<T extends KubernetesObject> {
                 })
                 .concatWith(Flux.defer(() -> initial.isComplete()
                         ? watchClosed(resourceVersion, progress)
-                        : fallBackToList("the server ended it without the " + INITIAL_EVENTS_END + " bookmark")))
+                        : streamingListClosed(progress)))
                 .onErrorResume(ReflectorRun::recoverable, e -> initial.isComplete()
                         ? watchFailed(clientException(e))
                         : streamingListFailed(clientException(e), resourceVersion));
@@ -203,6 +209,24 @@ final class ReflectorRun<T extends KubernetesObject> {
                 && !(error instanceof KubernetesApiException.Forbidden)
                 && !(error instanceof KubernetesApiException.NotFound)
                 && !(error instanceof KubernetesApiException.Gone);
+    }
+
+    /**
+     * A stream that ended before the {@value #INITIAL_EVENTS_END} bookmark: a server that ignores
+     * {@code sendInitialEvents} serves it as a plain watch until the timeout asked for, so only that gives up
+     * streaming for good; a stream ended sooner (a restart, a cut connection) falls back to LIST once.
+     */
+    private Flux<ReflectorEvent<T>> streamingListClosed(WatchProgress progress) {
+        long lasted = scheduler.now(TimeUnit.MILLISECONDS) - progress.startedMillis;
+        if (lasted + EARLY_CLOSE_SLACK.toMillis() >= progress.timeoutMillis) {
+            return fallBackToList("the server watched for its whole timeout without the " + INITIAL_EVENTS_END
+                    + " bookmark: it ignores sendInitialEvents");
+        }
+        listOnce = true;
+        next = Step.LIST;
+        log.info("{}: the streaming list ended after {} ms before its {} bookmark; listing once instead", name, lasted,
+                INITIAL_EVENTS_END);
+        return Flux.empty();
     }
 
     private Flux<ReflectorEvent<T>> fallBackToList(String why) {

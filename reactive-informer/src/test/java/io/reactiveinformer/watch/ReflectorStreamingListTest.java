@@ -111,16 +111,44 @@ class ReflectorStreamingListTest {
     }
 
     @Test
-    void streamClosedWithoutTheEndBookmarkFallsBackToList() {
+    void streamClosedEarlyWithoutTheEndBookmarkListsOnceThenStreamsAgain() {
         lw.watchReturns(Flux.just(added(a), bookmark("6")))
-                .listReturns(page("10", null, a));
+                .listReturns(page("10", null, a))
+                .watchReturns(failing(gone()))
+                .watchReturns(open(initialEventsEnd("20")));
 
         verify().expectNext(new Listed<>(List.of(a), "10"))
+                .assertNext(failed(KubernetesApiException.Gone.class, 1, Duration.ofMillis(800)))
+                .thenAwait(Duration.ofMillis(800))
+                .expectNext(new Listed<>(List.of(), "20"))
                 .thenCancel()
                 .verify();
 
-        assertThat(lw.watch(0).sendInitialEvents()).isTrue();
         assertThat(lw.list(0).resourceVersion()).isEqualTo("0");
+        assertThat(lw.watchCalls()).extracting(call -> call.options().sendInitialEvents())
+                .as("a transient close gives up streaming for one attempt only").containsExactly(true, false, true);
+        assertThat(lw.watch(2).resourceVersion()).isEqualTo("10");
+    }
+
+    @Test
+    void aServerThatWatchesForItsWholeTimeoutWithoutTheEndBookmarkIsListedFromThenOn() {
+        lw.watchReturns(closing(Duration.ofSeconds(300), scheduler, added(a), bookmark("6")))
+                .listReturns(page("10", null, a))
+                .watchReturns(failing(gone()))
+                .listReturns(page("12", null, a));
+
+        verify().expectSubscription()
+                .expectNoEvent(Duration.ofSeconds(300))
+                .expectNext(new Listed<>(List.of(a), "10"))
+                .assertNext(failed(KubernetesApiException.Gone.class, 1, Duration.ofMillis(800)))
+                .thenAwait(Duration.ofMillis(800))
+                .expectNext(new Listed<>(List.of(a), "12"))
+                .thenCancel()
+                .verify();
+
+        assertThat(lw.watchCalls()).extracting(call -> call.options().sendInitialEvents())
+                .as("it ignores sendInitialEvents: no more streaming lists").containsExactly(true, false);
+        assertThat(lw.listCalls()).extracting(call -> call.options().resourceVersion()).containsExactly("0", "10");
     }
 
     @Test
