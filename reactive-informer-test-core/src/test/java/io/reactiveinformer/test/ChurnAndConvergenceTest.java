@@ -3,17 +3,24 @@ package io.reactiveinformer.test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.reactiveinformer.api.ListOptions;
 import io.reactiveinformer.api.ResourceType;
 import io.reactiveinformer.api.WatchEvent;
 import io.reactiveinformer.api.WatchOptions;
+import io.reactiveinformer.client.KubernetesClient;
 import io.reactiveinformer.test.server.ClusterState;
+import io.reactiveinformer.test.server.SimulatedApiServer;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 import reactor.core.Disposable;
 import reactor.test.StepVerifier;
 import reactor.test.scheduler.VirtualTimeScheduler;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 class ChurnAndConvergenceTest {
 
@@ -30,6 +37,32 @@ class ChurnAndConvergenceTest {
         ClusterState c = ClusterState.builder().scheduler(VirtualTimeScheduler.create()).seed(1).build();
         new Churn(c, MAPS, "ns", 10).run(200);
         assertThat(c.trees(MAPS)).isNotEqualTo(a.trees(MAPS));
+    }
+
+    @Test
+    void throughTheClientTheSameSeedMakesTheSameChangesAsStraightIntoTheState() {
+        ClusterState direct = ClusterState.builder().scheduler(VirtualTimeScheduler.create()).build();
+        new Churn(direct, MAPS, "ns", 9).run(200);
+        try (SimulatedApiServer server = SimulatedApiServer.start(ClusterState.builder().build());
+             KubernetesClient client = server.newClient()) {
+            Churn churn = Churn.through(client, MAPS, "ns", 9);
+            churn.run(100);
+            StepVerifier.create(churn.every(Duration.ofMillis(1), 100)).expectNextCount(100).verifyComplete();
+
+            assertThat(annotationsByName(server.state())).isEqualTo(annotationsByName(direct)).isNotEmpty();
+            List<V1ConfigMap> listed = client.resource(V1ConfigMap.class).inNamespace("ns").withLabelSelector("churn=true")
+                    .list(ListOptions.none()).block(Duration.ofSeconds(30)).items();
+            assertThat(listed).extracting(m -> m.getMetadata().getName()).containsExactlyInAnyOrderElementsOf(churn.live());
+        }
+    }
+
+    private static Map<String, String> annotationsByName(ClusterState state) {
+        Map<String, String> byName = new TreeMap<>();
+        for (ObjectNode tree : state.trees(MAPS)) {
+            JsonNode step = tree.path("metadata").path("annotations").path("churn/step");
+            byName.put(tree.path("metadata").path("name").asString(), step.isMissingNode() ? "" : step.asString());
+        }
+        return byName;
     }
 
     @Test
