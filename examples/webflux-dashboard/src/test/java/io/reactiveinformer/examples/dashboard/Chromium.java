@@ -14,6 +14,7 @@ final class Chromium {
 
     static final Path BROWSER = Path.of("/usr/bin/chromium");
     static final Path DRIVER = Path.of("/usr/bin/chromedriver");
+    private static final Path LOG = Path.of("target", "apt-get.log");
 
     private Chromium() {
     }
@@ -23,7 +24,8 @@ final class Chromium {
         if (Files.isExecutable(BROWSER) && Files.isExecutable(DRIVER)) {
             return;
         }
-        System.out.println("chromium or chromedriver missing: installing Debian's chromium and chromium-driver with apt-get");
+        System.out.println("chromium or chromedriver missing: installing Debian's chromium and chromium-driver with apt-get"
+                + " (output in " + LOG.toAbsolutePath() + ")");
         run(List.of("apt-get", "update", "-qq"));
         run(List.of("apt-get", "install", "-y", "-qq", "chromium", "chromium-driver"));
         if (!Files.isExecutable(BROWSER) || !Files.isExecutable(DRIVER)) {
@@ -32,7 +34,10 @@ final class Chromium {
     }
 
     private static void run(List<String> command) throws IOException, InterruptedException {
-        ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
+        // to a file: output written to the forked test JVM's own stdout would corrupt Surefire's channel
+        Files.createDirectories(LOG.getParent());
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(LOG.toFile()));
         builder.environment().put("DEBIAN_FRONTEND", "noninteractive");
         Process process = builder.start();
         if (!process.waitFor(15, TimeUnit.MINUTES)) {
@@ -41,7 +46,7 @@ final class Chromium {
         }
         if (process.exitValue() != 0) {
             throw new IllegalStateException(String.join(" ", command) + " failed with exit code " + process.exitValue()
-                    + " (installing needs root and Debian's package archive)");
+                    + " (installing needs root and Debian's package archive); its output is in " + LOG.toAbsolutePath());
         }
     }
 }
