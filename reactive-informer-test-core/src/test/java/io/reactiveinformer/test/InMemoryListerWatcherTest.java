@@ -43,11 +43,11 @@ class InMemoryListerWatcherTest {
              KubernetesClient client = KubernetesClient.create(server.clientConfig().withScheduler(Schedulers.parallel()))) {
             ResourceClient<V1ConfigMap> http = client.resource(V1ConfigMap.class).inNamespace("shop");
             ListOptions page = ListOptions.none().withLimit(3).withSelectors("app=web", null);
-            ObjectList<V1ConfigMap> viaHttp = http.list(page).block(Duration.ofSeconds(10));
+            ObjectList<V1ConfigMap> viaHttp = http.list(page).block();
             ObjectList<V1ConfigMap> inMemory = lw.list(page).block();
             assertThat(inMemory).isEqualTo(viaHttp);
             assertThat(lw.list(page.withContinue(inMemory.continueToken())).block())
-                    .isEqualTo(http.list(page.withContinue(viaHttp.continueToken())).block(Duration.ofSeconds(10)));
+                    .isEqualTo(http.list(page.withContinue(viaHttp.continueToken())).block());
         }
     }
 
