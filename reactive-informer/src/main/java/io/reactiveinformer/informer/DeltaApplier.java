@@ -2,11 +2,6 @@ package io.reactiveinformer.informer;
 
 import io.kubernetes.client.common.KubernetesObject;
 import io.reactiveinformer.cache.ConcurrentIndexer;
-import io.reactiveinformer.cache.DeletedFinalStateUnknown;
-import io.reactiveinformer.cache.Delta;
-import io.reactiveinformer.cache.DeltaFifo;
-import io.reactiveinformer.cache.DeltaType;
-import io.reactiveinformer.cache.FifoEntry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

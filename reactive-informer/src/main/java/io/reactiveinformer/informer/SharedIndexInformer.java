@@ -3,8 +3,6 @@ package io.reactiveinformer.informer;
 import io.kubernetes.client.common.KubernetesObject;
 import io.reactiveinformer.api.WatchEvent;
 import io.reactiveinformer.cache.ConcurrentIndexer;
-import io.reactiveinformer.cache.DeltaFifo;
-import io.reactiveinformer.cache.FifoEntry;
 import io.reactiveinformer.cache.IndexFunction;
 import io.reactiveinformer.cache.Indexer;
 import io.reactiveinformer.cache.Lister;

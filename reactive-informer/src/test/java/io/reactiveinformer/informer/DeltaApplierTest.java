@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.reactiveinformer.cache.ConcurrentIndexer;
-import io.reactiveinformer.cache.DeltaFifo;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import reactor.test.StepVerifier;

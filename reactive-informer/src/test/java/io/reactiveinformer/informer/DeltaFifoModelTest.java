@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.reactiveinformer.cache.ConcurrentIndexer;
-import io.reactiveinformer.cache.DeltaFifo;
-import io.reactiveinformer.cache.FifoEntry;
 import io.reactiveinformer.cache.Indexer;
 import io.reactiveinformer.cache.ObjectKeys;
 import java.util.ArrayList;

@@ -1,9 +1,8 @@
-package io.reactiveinformer.benchmarks.cache;
+package io.reactiveinformer.informer;
 
 import io.kubernetes.client.openapi.models.V1Pod;
+import io.reactiveinformer.benchmarks.cache.BenchmarkPods;
 import io.reactiveinformer.cache.ConcurrentIndexer;
-import io.reactiveinformer.cache.DeltaFifo;
-import io.reactiveinformer.cache.FifoEntry;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -21,7 +20,8 @@ import reactor.core.publisher.BaseSubscriber;
 /**
  * DeltaFifo push and drain on one thread: each pushed change is integrated, delivered and applied to
  * the cache. {@code pushThenDrainBatch} pushes 1000 changes (over 1000 keys, or 100 keys so that
- * each key coalesces ten) with no demand, then requests them all.
+ * each key coalesces ten) with no demand, then requests them all. In the library's package because the
+ * FIFO is package-private there (on the class path, where JMH runs, the package is shared).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)

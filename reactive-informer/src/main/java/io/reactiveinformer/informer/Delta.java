@@ -1,4 +1,4 @@
-package io.reactiveinformer.cache;
+package io.reactiveinformer.informer;
 
 import java.util.Objects;
 
@@ -11,7 +11,7 @@ import java.util.Objects;
  * @param tombstone set only for a deletion whose final state is unknown (found by a relist)
  * @param <T>       the object type
  */
-public record Delta<T>(DeltaType type, T object, DeletedFinalStateUnknown<T> tombstone) {
+record Delta<T>(DeltaType type, T object, DeletedFinalStateUnknown<T> tombstone) {
 
     public Delta {
         Objects.requireNonNull(type, "type");

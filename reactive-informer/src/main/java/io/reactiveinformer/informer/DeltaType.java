@@ -1,7 +1,7 @@
-package io.reactiveinformer.cache;
+package io.reactiveinformer.informer;
 
 /** What a {@link Delta} says happened to an object. */
-public enum DeltaType {
+enum DeltaType {
     /** A watch reported the object created. */
     ADDED,
     /** A watch reported the object changed. */

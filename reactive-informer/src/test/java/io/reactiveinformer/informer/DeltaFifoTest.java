@@ -1,5 +1,6 @@
-package io.reactiveinformer.cache;
+package io.reactiveinformer.informer;
 
+import io.reactiveinformer.cache.ConcurrentIndexer;
 import static io.reactiveinformer.cache.TestPods.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.reactiveinformer.cache;
+package io.reactiveinformer.informer;
 
 import java.util.Objects;
 
@@ -11,7 +11,7 @@ import java.util.Objects;
  * @param lastKnownObject the last state the cache held; possibly stale
  * @param <T>             the object type
  */
-public record DeletedFinalStateUnknown<T>(String key, T lastKnownObject) {
+record DeletedFinalStateUnknown<T>(String key, T lastKnownObject) {
 
     public DeletedFinalStateUnknown {
         Objects.requireNonNull(key, "key");

@@ -1,4 +1,4 @@
-package io.reactiveinformer.cache;
+package io.reactiveinformer.informer;
 
 import java.util.List;
 import java.util.Map;
@@ -10,7 +10,7 @@ import java.util.Objects;
  *
  * @param <T> the object type
  */
-public sealed interface FifoEntry<T> {
+sealed interface FifoEntry<T> {
 
     /**
      * The pending deltas of one key, oldest first, coalesced as {@link DeltaFifo} describes.

@@ -1,4 +1,4 @@
-package io.reactiveinformer.cache;
+package io.reactiveinformer.informer;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,8 @@
-package io.reactiveinformer.cache;
+package io.reactiveinformer.informer;
 
+import io.reactiveinformer.cache.ConcurrentIndexer;
+import io.reactiveinformer.cache.Indexer;
+import io.reactiveinformer.cache.ObjectKeys;
 import io.kubernetes.client.common.KubernetesObject;
 import java.util.Collections;
 import java.util.Iterator;
@@ -70,7 +73,7 @@ import reactor.util.concurrent.Queues;
  *
  * @param <T> the object type
  */
-public final class DeltaFifo<T extends KubernetesObject> {
+final class DeltaFifo<T extends KubernetesObject> {
 
     private sealed interface Op<T> {
     }

@@ -1,4 +1,4 @@
-package io.reactiveinformer.cache;
+package io.reactiveinformer.informer;
 
 import static io.reactiveinformer.cache.TestPods.pod;
 import static org.assertj.core.api.Assertions.assertThat;
