@@ -18,7 +18,7 @@ import reactor.core.scheduler.Scheduler;
  * <p>Every step runs as a task of one worker of the scheduler, so the state needs no lock and events
  * leave in order; API answers arrive on other threads and are handed back to the worker.
  */
-final class LeaderCampaign implements Disposable {
+final class LeaderCampaign implements Campaign {
 
     private static final Logger log = LoggerFactory.getLogger(LeaderCampaign.class);
 
@@ -51,7 +51,8 @@ final class LeaderCampaign implements Disposable {
         this.events = events;
     }
 
-    void start() {
+    @Override
+    public void start() {
         worker.schedule(this::attempt);
     }
 

@@ -9,7 +9,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.FluxSink;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
@@ -95,20 +94,9 @@ public final class LeaderElector {
      * holder). Never completes; errors only for that reason. Cancel to stop; see the class documentation.
      */
     public Flux<LeadershipEvent> run() {
-        return Flux.create((FluxSink<LeadershipEvent> sink) -> {
-            if (!running.compareAndSet(false, true)) {
-                sink.error(new IllegalStateException(identity + " is already campaigning for " + leaseName));
-                return;
-            }
-            LeaderCampaign campaign = new LeaderCampaign(
-                    new LeaseLock(store, leaseName, identity, timings, Map.of(), scheduler), identity, timings,
-                    scheduler, releaseOnCancel, metrics, new SplittableRandom(), sink);
-            sink.onDispose(() -> {
-                campaign.dispose();
-                running.set(false);
-            });
-            campaign.start();
-        }, FluxSink.OverflowStrategy.BUFFER);
+        return Campaign.exclusive(running, identity + " is already campaigning for " + leaseName,
+                sink -> new LeaderCampaign(new LeaseLock(store, leaseName, identity, timings, Map.of(), scheduler),
+                        identity, timings, scheduler, releaseOnCancel, metrics, new SplittableRandom(), sink));
     }
 
     /**

@@ -30,7 +30,7 @@ import reactor.core.scheduler.Scheduler;
  *
  * <p>Every step runs as a task of one worker of the scheduler, as in {@link LeaderCampaign}.
  */
-final class ShardCampaign implements Disposable {
+final class ShardCampaign implements Campaign {
 
     private static final Logger log = LoggerFactory.getLogger(ShardCampaign.class);
 
@@ -85,7 +85,8 @@ final class ShardCampaign implements Disposable {
         return ShardElector.fnv1a64(identity + "/" + shard);
     }
 
-    void start() {
+    @Override
+    public void start() {
         worker.schedule(this::tick);
     }
 

@@ -8,7 +8,6 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.FluxSink;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
@@ -130,18 +129,8 @@ public final class ShardElector {
      * the membership Lease.
      */
     public Flux<LeadershipEvent> run() {
-        return Flux.create((FluxSink<LeadershipEvent> sink) -> {
-            if (!running.compareAndSet(false, true)) {
-                sink.error(new IllegalStateException(identity + " is already campaigning in " + group));
-                return;
-            }
-            ShardCampaign campaign = new ShardCampaign(this, store, timings, scheduler, metrics, sink);
-            sink.onDispose(() -> {
-                campaign.dispose();
-                running.set(false);
-            });
-            campaign.start();
-        }, FluxSink.OverflowStrategy.BUFFER);
+        return Campaign.exclusive(running, identity + " is already campaigning in " + group,
+                sink -> new ShardCampaign(this, store, timings, scheduler, metrics, sink));
     }
 
     String shardLeaseName(int shard) {
