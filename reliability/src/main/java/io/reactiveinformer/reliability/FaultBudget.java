@@ -12,6 +12,7 @@ import io.reactiveinformer.informer.SharedInformerFactory;
 import io.reactiveinformer.informer.SubscriberOptions;
 import io.reactiveinformer.test.Churn;
 import io.reactiveinformer.test.Convergence;
+import io.reactiveinformer.test.apiserver.KubeApiServer;
 import io.reactiveinformer.test.server.ClusterState;
 import io.reactiveinformer.test.server.Fault;
 import io.reactiveinformer.test.server.RequestInfo;
@@ -53,8 +54,12 @@ import reactor.core.scheduler.Schedulers;
  * subscriber's view equals the server's state within 30 s. Faults are counted when served, not when
  * scripted.
  *
- * <p>Usage: {@code FaultBudget [FAULTS [SEED [REPORT]]]}: at least FAULTS faults (default 200), seed 1;
- * the Markdown report is printed and, with REPORT, written there. Exit status 0 when every check passed,
+ * <p>Then, with REAL windows, the faults only a real environment has ({@link RealEnvironmentFaults}: the
+ * apiserver and etcd restarted and killed, compaction, RBAC revoked and granted) against the test
+ * environment's kube-apiserver, which it attaches to ({@code REACTIVE_INFORMER_KUBECONFIG}) or starts.
+ *
+ * <p>Usage: {@code FaultBudget [FAULTS [SEED [REPORT [REAL]]]]}: at least FAULTS faults (default 200), seed 1,
+ * REAL real-environment windows (default 0); the Markdown report is printed and, with REPORT, written there. Exit status 0 when every check passed,
  * no final state was lost and no informer died. Started by {@code reliability/run.sh}.
  *
  * <p>Blocks its main thread (it is a program, not library code): the informers run on Reactor's schedulers.
@@ -88,8 +93,9 @@ public final class FaultBudget {
     public static void main(String[] args) throws IOException {
         int faults = args.length > 0 ? Integer.parseInt(args[0]) : 200;
         long seed = args.length > 1 ? Long.parseLong(args[1]) : 1;
+        int real = args.length > 3 ? Integer.parseInt(args[3]) : 0;
         FaultBudget run = new FaultBudget(seed);
-        String report = run.run(faults, seed);
+        String report = run.run(faults, seed, real);
         System.out.println(report);
         if (args.length > 2) {
             Files.writeString(Path.of(args[2]), report);
@@ -102,7 +108,7 @@ public final class FaultBudget {
                                                       Supplier<List<T>> holds, Supplier<List<? extends KubernetesObject>> truth) {
     }
 
-    private String run(int faultBudget, long seed) {
+    private String run(int faultBudget, long seed, int realWindows) {
         long started = System.nanoTime();
         ResourceType<V1ConfigMap> maps = ResourceType.of(V1ConfigMap.class);
         ResourceType<V1Secret> secrets = ResourceType.of(V1Secret.class);
@@ -174,15 +180,23 @@ public final class FaultBudget {
                 dead.add(target.name());
             }
         }
-        String report = report(faultBudget, seed, window, Duration.ofNanos(System.nanoTime() - started), dead);
         factory.shutdown().block(CONVERGENCE_DEADLINE);
         client.close();
         server.close();
+        if (realWindows > 0) {
+            try (KubeApiServer env = KubeApiServer.startOrAttach()) {
+                realEnvironment = env.kubernetesVersion();
+                dead.addAll(new RealEnvironmentFaults(env, this::count, (name, behind, millis) -> recordCheck(name, behind, millis))
+                        .run(realWindows, seed));
+            }
+            window += realWindows;
+        }
         deadInformers = dead.size();
-        return report;
+        return report(faultBudget, seed, realWindows, window, Duration.ofNanos(System.nanoTime() - started), dead);
     }
 
     private long deadInformers;
+    private String realEnvironment;
 
     private boolean ok() {
         return checksFailed == 0 && lostFinalStates == 0 && deadInformers == 0;
@@ -301,24 +315,31 @@ public final class FaultBudget {
                 lostFinalStates += lost;
             }
         }
-        long took = (System.nanoTime() - start) / 1_000_000;
-        worstConvergenceMillis = Math.max(worstConvergenceMillis, took);
+        recordCheck("window " + window, behind, (System.nanoTime() - start) / 1_000_000);
+    }
+
+    private void recordCheck(String window, List<String> behind, long millis) {
+        worstConvergenceMillis = Math.max(worstConvergenceMillis, millis);
         if (behind.isEmpty()) {
             checksPassed++;
         } else {
             checksFailed++;
-            failures.add("window " + window + ": " + String.join(", ", behind));
+            failures.add(window + ": " + String.join(", ", behind));
         }
     }
 
-    private String report(int budget, long seed, int windows, Duration took, List<String> dead) {
+    private String report(int budget, long seed, int realWindows, int windows, Duration took, List<String> dead) {
         StringBuilder b = new StringBuilder();
         b.append("# Fault-budget run\n\n")
                 .append("- finished: ").append(Instant.now()).append('\n')
                 .append("- configuration: at least ").append(budget).append(" faults, seed ").append(seed)
                 .append(", ").append(FAULTS_PER_WINDOW).append(" scripted faults and ").append(CHANGES_PER_WINDOW)
                 .append(" changes per window, a server restart every 10th window, a history compaction every 15th\n")
-                .append("- against: the simulated API server (real HTTP on 127.0.0.1)\n")
+                .append("- against: the simulated API server (real HTTP on 127.0.0.1)")
+                .append(realWindows == 0 ? "" : ", then " + realWindows + " windows of real-environment faults against"
+                        + " kube-apiserver " + realEnvironment + " and etcd, with 2 informers and 3 subscriber views of their"
+                        + " own (checks within 60 s there)")
+                .append('\n')
                 .append("- informers: ").append(4).append(", subscriber views: ").append(targets.size() - 4).append('\n')
                 .append("- duration: ").append(took.toSeconds()).append(" s, ").append(windows).append(" windows\n\n")
                 .append("| fault kind | injected (served) |\n| --- | ---: |\n");
