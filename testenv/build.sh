@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Builds kube-apiserver and etcd at the versions pinned in go.mod into the per-user cache
+# Builds kube-apiserver, etcd and kubectl at the versions pinned in go.mod into the per-user cache
 # (~/.cache/reactive-informer/testenv/kube-<v>-etcd-<v>/, or $REACTIVE_INFORMER_TESTENV_CACHE/...).
-# Does nothing when both binaries are already there. Prints the binary directory on stdout as
+# Builds only those missing: nothing when all three are there. Prints the binary directory on stdout as
 # its last line; progress goes to stderr.
 set -euo pipefail
 
@@ -9,7 +9,11 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/lib.sh"
 
 bin_dir="$(testenv_bin_dir)"
-if [[ -x "$bin_dir/kube-apiserver" && -x "$bin_dir/etcd" ]]; then
+missing=()
+for binary in kube-apiserver etcd kubectl; do
+  [[ -x "$bin_dir/$binary" ]] || missing+=("$binary")
+done
+if (( ${#missing[@]} == 0 )); then
   echo "$bin_dir"
   exit 0
 fi
@@ -38,22 +42,22 @@ build_date="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 start=$SECONDS
 echo "testenv: downloading modules" >&2
 "$go_bin" mod download
-echo "testenv: modules ready after $((SECONDS - start)) s; building kube-apiserver $kube_version" >&2
+echo "testenv: modules ready after $((SECONDS - start)) s; building ${missing[*]}" >&2
 
-# The apiserver derives its default emulation/compatibility version from the binary version,
-# so it must carry the real one (hack/lib/version.sh sets the same variables).
 ldflags="-s -w"
 for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
   ldflags+=" -X $pkg.gitVersion=$kube_version -X $pkg.gitMajor=1 -X $pkg.gitMinor=$kube_minor"
   ldflags+=" -X $pkg.gitTreeState=clean -X $pkg.buildDate=$build_date"
 done
-"$go_bin" build -ldflags "$ldflags" -o "$staging/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver
-echo "testenv: kube-apiserver built after $((SECONDS - start)) s; building etcd $etcd_version" >&2
-
-"$go_bin" build -ldflags "-s -w -X go.etcd.io/etcd/api/v3/version.GitSHA=$etcd_version" \
-  -o "$staging/etcd" go.etcd.io/etcd/server/v3
-echo "testenv: etcd built after $((SECONDS - start)) s" >&2
+for binary in "${missing[@]}"; do
+  case "$binary" in
+    kube-apiserver|kubectl) "$go_bin" build -ldflags "$ldflags" -o "$staging/$binary" "k8s.io/kubernetes/cmd/$binary" ;;
+    etcd) "$go_bin" build -ldflags "-s -w -X go.etcd.io/etcd/api/v3/version.GitSHA=$etcd_version" \
+            -o "$staging/etcd" go.etcd.io/etcd/server/v3 ;;
+  esac
+  echo "testenv: $binary built after $((SECONDS - start)) s" >&2
+done
 
 mkdir -p "$bin_dir"
-mv "$staging/kube-apiserver" "$staging/etcd" "$bin_dir/"
+for binary in "${missing[@]}"; do mv "$staging/$binary" "$bin_dir/"; done
 echo "$bin_dir"

@@ -47,6 +47,7 @@ public final class KubeApiServer implements AutoCloseable {
     private final Identity restricted;
     private final String kubernetesVersion;
     private final Path tokenFile;
+    private final Path binaries;
     private final boolean owned;
 
     private KubeApiServer(Path directory, Properties properties, boolean owned) {
@@ -63,6 +64,7 @@ public final class KubeApiServer implements AutoCloseable {
         this.kubernetesVersion = required(properties, "kubernetesVersion");
         String token = properties.getProperty("tokenFile");
         this.tokenFile = token == null || token.isBlank() ? null : Path.of(token);
+        this.binaries = Path.of(required(properties, "binDir"));
     }
 
     /**
@@ -174,6 +176,19 @@ public final class KubeApiServer implements AutoCloseable {
     /** The kube-apiserver's version, e.g. {@code v1.36.3}. */
     public String kubernetesVersion() {
         return kubernetesVersion;
+    }
+
+    /**
+     * The {@code kubectl} of the same Kubernetes version, built beside kube-apiserver by {@code testenv/build.sh}.
+     *
+     * @throws IllegalStateException for binaries built before the build included kubectl; run {@code testenv/build.sh}
+     */
+    public Path kubectl() {
+        Path kubectl = binaries.resolve("kubectl");
+        if (!Files.isExecutable(kubectl)) {
+            throw new IllegalStateException(kubectl + " is missing: run testenv/build.sh, which builds what is missing");
+        }
+        return kubectl;
     }
 
     /** The {@code testenv/} directory of the repository, holding among others {@code crds/}. */
