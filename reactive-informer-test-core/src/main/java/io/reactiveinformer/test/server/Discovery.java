@@ -138,14 +138,18 @@ final class Discovery {
         return any ? doc : null;
     }
 
-    /** {@code /openapi/v3}: the index of group-versions; their documents are not served (404). */
+    /**
+     * {@code /openapi/v3}: the index of group-versions, with the hash of each document that is served
+     * ({@link OpenApiDocuments}); the others answer 404.
+     */
     static ObjectNode openApiIndex(List<ResourceType<?>> resources) {
         ObjectNode doc = NODES.objectNode();
         ObjectNode paths = doc.putObject("paths");
         groups(resources).forEach((group, versions) -> {
             for (String version : versions) {
                 String path = group.isEmpty() ? "api/" + version : "apis/" + group + "/" + version;
-                paths.putObject(path).put("serverRelativeURL", "/openapi/v3/" + path);
+                paths.putObject(path).put("serverRelativeURL", "/openapi/v3/" + path
+                        + OpenApiDocuments.of(path).map(d -> "?hash=" + d.hash()).orElse(""));
             }
         });
         return doc;

@@ -77,6 +77,7 @@ public final class SimulatedApiServer implements AutoCloseable {
     private final DisposableServer server;
 
     private SimulatedApiServer(ClusterState state, int port) {
+        OpenApiDocuments.load();
         this.state = state;
         this.jsonTree = state.json().mapper().readerFor(JsonNode.class);
         this.server = HttpServer.create().host("127.0.0.1").port(port)
@@ -359,6 +360,11 @@ public final class SimulatedApiServer implements AutoCloseable {
             return null;
         }
         List<ResourceType<?>> resources = state.resources();
+        if (path.startsWith("/openapi/v3/")) {
+            return OpenApiDocuments.of(path.substring("/openapi/v3/".length()))
+                    .map(document -> Reply.of(200, document.json()))
+                    .orElseThrow(ApiError::pathNotFound);
+        }
         ObjectNode doc = switch (path) {
             case "/version" -> Discovery.version();
             case "/api" -> Discovery.coreVersions(resources, "127.0.0.1:" + port());
