@@ -26,12 +26,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SplittableRandom;
-import java.util.TreeMap;
 import reactor.core.publisher.Flux;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -403,8 +401,8 @@ public final class ClusterState {
                 result = write(createMutation(kind, ns, body), dryRun);
             } else if (patchType == PatchType.APPLY && !statusOnly && fieldManager != null) {
                 JsonNode previous = kind.applied.getOrDefault(key, Map.of()).get(fieldManager);
-                result = write(semantics.apply(kind, key, name, withLastAppliedSynced(kind.objects.get(key), patch,
-                        fieldManager), previous), dryRun);
+                result = write(semantics.apply(kind, key, name, LastAppliedAnnotation.syncedWith(kind.objects.get(key), patch,
+                        fieldManager, json.mapper()), previous), dryRun);
             } else {
                 result = write(semantics.patch(kind, key, name, patchType, patch, statusOnly), dryRun);
             }
@@ -414,49 +412,6 @@ public final class ClusterState {
         }
         hub.signal();
         return result;
-    }
-
-    /**
-     * kube-apiserver keeps client-side apply's annotation in step with a server-side apply by kubectl (its
-     * {@code lastAppliedUpdater}): when the object has the annotation, it becomes the applied configuration,
-     * keys sorted as Go encodes a map, without the annotation itself. Else {@code kubectl diff} after
-     * {@code apply --server-side} would find the fields of the older client-side apply to remove.
-     */
-    private JsonNode withLastAppliedSynced(ObjectNode live, JsonNode patch, String fieldManager) {
-        String annotation = "kubectl.kubernetes.io/last-applied-configuration";
-        if (!"kubectl".equals(fieldManager) || live == null || !patch.isObject()
-                || live.path("metadata").path("annotations").path(annotation).asString("").isEmpty()) {
-            return patch;
-        }
-        ObjectNode applied = (ObjectNode) patch.deepCopy();
-        if (applied.path("metadata").path("annotations") instanceof ObjectNode annotations) {
-            annotations.remove(annotation);
-        }
-        String lastApplied = json.mapper().writeValueAsString(sortedKeys(applied));
-        ObjectNode synced = (ObjectNode) patch.deepCopy();
-        ObjectNode metadata = synced.has("metadata") ? (ObjectNode) synced.get("metadata") : synced.putObject("metadata");
-        ObjectNode annotations = metadata.has("annotations") ? (ObjectNode) metadata.get("annotations")
-                : metadata.putObject("annotations");
-        annotations.put(annotation, lastApplied + "\n");
-        return synced;
-    }
-
-    private JsonNode sortedKeys(JsonNode node) {
-        if (node.isObject()) {
-            TreeMap<String, JsonNode> byKey = new TreeMap<>();
-            for (Map.Entry<String, JsonNode> property : node.properties()) {
-                byKey.put(property.getKey(), property.getValue());
-            }
-            ObjectNode sorted = json.mapper().createObjectNode();
-            byKey.forEach((k, v) -> sorted.set(k, sortedKeys(v)));
-            return sorted;
-        }
-        if (node.isArray()) {
-            ArrayNode sorted = json.mapper().createArrayNode();
-            node.forEach(element -> sorted.add(sortedKeys(element)));
-            return sorted;
-        }
-        return node;
     }
 
     /**
