@@ -72,7 +72,8 @@ abstract class HandlerIsolationContract {
     static final long BLOCK_MS = 20;
     static final long P99_MS = 50;
     static final long MAX_MS = 200;
-    private static final Duration DEADLINE = Duration.ofSeconds(60);
+    /** A liveness bound on set-up, writes and convergence, not a speed claim: generous for a loaded machine. */
+    private static final Duration DEADLINE = Duration.ofMinutes(5);
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     /** Keeps the busy loop from being optimized away. */
     private static final AtomicLong SPINS = new AtomicLong();
