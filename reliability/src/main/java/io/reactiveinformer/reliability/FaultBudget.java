@@ -168,8 +168,9 @@ public final class FaultBudget {
                 state.compact();
                 count("history compaction");
             }
-            Convergence.until(() -> fired.stream().allMatch(AtomicBoolean::get), FIRE_DEADLINE, Schedulers.parallel())
-                    .onErrorResume(e -> Mono.empty()).block();
+            await("window " + window + ": the scripted faults served",
+                    Convergence.until(() -> fired.stream().allMatch(AtomicBoolean::get), FIRE_DEADLINE, Schedulers.parallel())
+                            .then(Mono.just(true)).onErrorReturn(false), FIRE_DEADLINE);
             server.faults().clear();
             check(window);
         }
@@ -196,6 +197,7 @@ public final class FaultBudget {
     }
 
     private long deadInformers;
+    private final List<String> stalledWaits = new ArrayList<>();
     private String realEnvironment;
 
     private boolean ok() {
@@ -303,9 +305,10 @@ public final class FaultBudget {
         long start = System.nanoTime();
         List<String> behind = new ArrayList<>();
         for (Target<?> target : targets) {
-            boolean converged = Convergence.until(() -> Convergence.versions(target.holds().get())
-                            .equals(Convergence.versions(target.truth().get())), CONVERGENCE_DEADLINE, Schedulers.parallel())
-                    .then(Mono.just(true)).onErrorReturn(false).block();
+            boolean converged = await("window " + window + ": " + target.name(), Convergence.until(
+                            () -> Convergence.versions(target.holds().get()).equals(Convergence.versions(target.truth().get())),
+                            CONVERGENCE_DEADLINE, Schedulers.parallel())
+                    .then(Mono.just(true)).onErrorReturn(false), CONVERGENCE_DEADLINE);
             if (!converged) {
                 behind.add(target.name());
                 Map<String, String> holds = Convergence.versions(target.holds().get());
@@ -316,6 +319,27 @@ public final class FaultBudget {
             }
         }
         recordCheck("window " + window, behind, (System.nanoTime() - start) / 1_000_000);
+    }
+
+    /**
+     * Blocks for {@code wait}, whose own deadline is {@code deadline} on a scheduler; false if it ends false,
+     * or if it has not ended well after that deadline. The latter has happened (its timer never fired; cause
+     * not found yet): it is counted, with a thread dump on stderr, instead of hanging the run.
+     */
+    private boolean await(String what, Mono<Boolean> wait, Duration deadline) {
+        try {
+            return Boolean.TRUE.equals(wait.block(deadline.plusSeconds(30)));
+        } catch (IllegalStateException stalled) {
+            stalledWaits.add(what);
+            System.err.println("stalled: " + what + "; threads:");
+            Thread.getAllStackTraces().forEach((thread, stack) -> {
+                System.err.println("\"" + thread.getName() + "\" " + thread.getState());
+                for (StackTraceElement frame : stack) {
+                    System.err.println("    at " + frame);
+                }
+            });
+            return false;
+        }
     }
 
     private void recordCheck(String window, List<String> behind, long millis) {
@@ -360,6 +384,10 @@ public final class FaultBudget {
         }
         if (!dead.isEmpty()) {
             b.append("\nDead informers: ").append(String.join(", ", dead)).append('\n');
+        }
+        if (!stalledWaits.isEmpty()) {
+            b.append("\nWaits of this runner whose own deadline never fired (given up 30 s after it; thread dumps"
+                    + " on stderr): ").append(String.join("; ", stalledWaits)).append('\n');
         }
         return b.toString();
     }

@@ -151,7 +151,8 @@ final class RealEnvironmentFaults {
             default -> {
                 admin.resource(V1RoleBinding.class).inNamespace(namespace).delete(GRANT).block(DEADLINE);
                 // revoked: the informer must see it (its health says forbidden) before access comes back
-                Convergence.until(() -> granted.health().forbidden(), DEADLINE, Schedulers.parallel()).block();
+                Convergence.until(() -> granted.health().forbidden(), DEADLINE, Schedulers.parallel())
+                        .block(DEADLINE.plusSeconds(30));
                 grant(admin, namespace);
             }
         }
@@ -163,7 +164,9 @@ final class RealEnvironmentFaults {
         ListerWatcher<V1ConfigMap> server = listsThroughOutages(ListerWatcher.of(truth));
         for (Map.Entry<String, Supplier<List<V1ConfigMap>>> target : new TreeMap<>(targets).entrySet()) {
             boolean converged = Convergence.cacheMatchesList(target.getValue(), server, DEADLINE, Schedulers.parallel())
-                    .then(Mono.just(true)).onErrorReturn(AssertionError.class, false).block();
+                    .then(Mono.just(true)).onErrorReturn(AssertionError.class, false)
+                    // bounded here too: a wait of the fault-budget runner once outlived its own deadline
+                    .block(DEADLINE.plusSeconds(30));
             if (!converged) {
                 behind.add(target.getKey());
             }
