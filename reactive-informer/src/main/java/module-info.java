@@ -33,7 +33,8 @@ module io.reactiveinformer {
     exports io.reactiveinformer.informer;
 
     provides reactor.blockhound.integration.BlockHoundIntegration
-            with io.reactiveinformer.informer.DeliveryScheduler.BlockHoundSupport;
+            with io.reactiveinformer.client.HttpTransport.BlockHoundSupport,
+                    io.reactiveinformer.informer.DeliveryScheduler.BlockHoundSupport;
 
     // DynamicObject and PartialObjectMetadata are bound by Jackson
     opens io.reactiveinformer.api to tools.jackson.databind;

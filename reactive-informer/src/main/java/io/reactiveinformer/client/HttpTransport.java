@@ -30,6 +30,8 @@ import java.util.function.UnaryOperator;
 import javax.net.ssl.SSLHandshakeException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import reactor.blockhound.BlockHound;
+import reactor.blockhound.integration.BlockHoundIntegration;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.netty.ByteBufFlux;
@@ -243,5 +245,22 @@ final class HttpTransport {
         }
         String message = e.getMessage();
         return e.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+    }
+
+    /**
+     * Tells BlockHound (when an application installs it; found through {@code META-INF/services}) that the
+     * JDK's TLS engine reading its session's buffer sizes is not a blocking call. Netty asks for them on the
+     * event loop on every wrap and unwrap; {@code SSLSessionImpl} guards them with a {@code ReentrantLock}
+     * held only to read two fields, so the rare park is a contended lock handover, never I/O. Netty's own
+     * integration covers {@code SSLEngineImpl}'s wrap and unwrap but not this call from
+     * {@code SslHandler.allocateWrapBuffer}.
+     */
+    public static final class BlockHoundSupport implements BlockHoundIntegration {
+
+        @Override
+        public void applyTo(BlockHound.Builder builder) {
+            builder.allowBlockingCallsInside("sun.security.ssl.SSLSessionImpl", "getPacketBufferSize");
+            builder.allowBlockingCallsInside("sun.security.ssl.SSLSessionImpl", "getApplicationBufferSize");
+        }
     }
 }
