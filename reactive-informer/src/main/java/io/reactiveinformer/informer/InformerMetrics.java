@@ -32,6 +32,13 @@ public interface InformerMetrics {
      */
     Runnable subscriberAdded(String subscriber, IntSupplier bufferDepth);
 
+    /**
+     * User code failed for one object and the informer carried on ({@link UserCodeError}). Not called for
+     * {@link UserCodeError.Stage#METRICS}: a hook that throws would be told of its own failure.
+     */
+    default void userCodeFailed(UserCodeError.Stage stage) {
+    }
+
     /** Live values of an informer, read when a gauge is sampled; safe from any thread. */
     interface Gauges {
 

@@ -20,7 +20,7 @@ import reactor.core.scheduler.Scheduler;
  * only serializes emissions into the two replaying sinks (Reactor sinks need serialized callers); it is
  * never held while anything else runs.
  */
-final class InformerState {
+final class InformerState implements InformerMetrics.Gauges {
 
     private static final int NEW = 0;
     private static final int STARTED = 1;
@@ -142,7 +142,8 @@ final class InformerState {
         emitHealth();
     }
 
-    double lastSyncAgeSeconds() {
+    @Override
+    public double lastSyncAgeSeconds() {
         long last = lastSyncMillis;
         return last < 0 ? Double.NaN : (clock.now(TimeUnit.MILLISECONDS) - last) / 1000.0;
     }

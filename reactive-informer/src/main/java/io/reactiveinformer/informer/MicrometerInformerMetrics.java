@@ -22,6 +22,8 @@ import java.util.function.IntSupplier;
  *       watches, by error class;</li>
  *   <li>{@code informer.last.sync.age} ({@code informer_last_sync_age_seconds}): time since the cache
  *       last caught up with the server;</li>
+ *   <li>{@code informer.user.code.errors{stage}} ({@code informer_user_code_errors_total}): user code that failed
+ *       for an object while the informer went on, by {@link UserCodeError.Stage}.</li>
  *   <li>{@code informer.subscriber.buffer.depth{subscriber}} ({@code informer_subscriber_buffer_depth}):
  *       pending notifications of each live subscriber, removed when the subscriber ends.</li>
  * </ul>
@@ -77,6 +79,15 @@ public final class MicrometerInformerMetrics implements InformerMetrics {
         Counter.builder("informer.watch.restarts")
                 .tags(tags.and("error", error.getClass().getSimpleName()))
                 .description("Failed lists or watches, restarted after a backoff")
+                .register(registry)
+                .increment();
+    }
+
+    @Override
+    public void userCodeFailed(UserCodeError.Stage stage) {
+        Counter.builder("informer.user.code.errors")
+                .tags(tags.and("stage", stage.name()))
+                .description("User code (transform, index function, handler, ...) that failed for an object; the informer went on")
                 .register(registry)
                 .increment();
     }

@@ -126,12 +126,17 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         this.metrics = userCode.guard(registerMetrics(builder.metrics));
     }
 
+    /**
+     * The gauges handed over are the informer's own state, not a lambda made for the call: a registry may
+     * hold them weakly (Micrometer's gauges do), and a lambda nothing else references would be collected,
+     * turning the gauge into NaN at the first GC.
+     */
     private InformerMetrics registerMetrics(InformerMetrics.Provider provider) {
         try {
-            return Objects.requireNonNull(provider.register(name, state::lastSyncAgeSeconds), "metrics");
+            return Objects.requireNonNull(provider.register(name, state), "metrics");
         } catch (RuntimeException e) {
             userCode.failed(UserCodeError.Stage.METRICS, null, "register", e);
-            return InformerMetrics.Provider.noop().register(name, state::lastSyncAgeSeconds);
+            return InformerMetrics.Provider.noop().register(name, state);
         }
     }
 

@@ -38,6 +38,8 @@ final class UserCode {
     private final Set<String> logged = ConcurrentHashMap.newKeySet();
     private final Object emitLock = new Object();
     private final Sinks.Many<UserCodeError> errors = Sinks.many().multicast().directBestEffort();
+    /** The informer's metrics once registered (registration itself may fail, and is reported here). */
+    private volatile InformerMetrics metrics = NoopInformerMetrics.INSTANCE;
 
     UserCode(String informer, InformerState state) {
         this.informer = informer;
@@ -52,6 +54,14 @@ final class UserCode {
     void failed(UserCodeError.Stage stage, String key, String detail, Throwable error) {
         UserCodeError failure = new UserCodeError(informer, stage, key, detail, error);
         state.userCodeFailed();
+        if (stage != UserCodeError.Stage.METRICS) {
+            try {
+                metrics.userCodeFailed(stage);
+            } catch (Throwable e) {
+                Exceptions.throwIfFatal(e);
+                failed(UserCodeError.Stage.METRICS, key, "userCodeFailed", e);
+            }
+        }
         String logKey = stage + "|" + detail + "|" + key;
         if (logged.size() < LOGGED_KEYS_LIMIT && logged.add(logKey)) {
             log.error("{}: {} failed for {}{}; {} (logged once per key)", informer, describe(stage), key,
@@ -122,7 +132,9 @@ final class UserCode {
         return error -> failed(UserCodeError.Stage.KEY, null, null, error);
     }
 
+    /** {@code metrics} made safe to call, and told of every user-code failure from now on. */
     InformerMetrics guard(InformerMetrics metrics) {
+        this.metrics = metrics;
         return new GuardedMetrics(metrics);
     }
 

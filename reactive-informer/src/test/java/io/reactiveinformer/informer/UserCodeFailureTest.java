@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.reactiveinformer.api.KubernetesClientException;
 import io.reactiveinformer.api.WatchEvent;
 import io.reactiveinformer.informer.UserCodeError.Stage;
@@ -118,6 +119,27 @@ class UserCodeFailureTest {
             assertThat(e.key()).isEqualTo("a/bad");
             assertThat(e.detail()).isEqualTo("byValue");
         });
+    }
+
+    @Test
+    void failuresAreCountedByStageInTheInformersMetrics() {
+        server.put("a", "poisoned", "poison");
+        server.put("a", "bad", "boom");
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        SharedIndexInformer<V1Pod> informer = informer(builder(MARK).metrics(MicrometerInformerMetrics.provider(registry))
+                .indexers(Map.of("byValue", pod -> {
+                    if (valueOf(pod).startsWith("boom")) {
+                        throw new IllegalStateException("index bug");
+                    }
+                    return List.of(valueOf(pod));
+                })));
+        informer.start();
+
+        StepVerifier.create(informer.hasSynced()).verifyComplete();
+        assertThat(registry.get("informer.user.code.errors").tag("informer", "pods").tag("stage", "TRANSFORM").counter().count())
+                .isEqualTo(1);
+        assertThat(registry.get("informer.user.code.errors").tag("stage", "INDEX").counter().count()).isEqualTo(1);
+        assertThat(informer.health().userCodeErrors()).isEqualTo(2);
     }
 
     @Test
