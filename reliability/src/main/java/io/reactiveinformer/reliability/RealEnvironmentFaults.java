@@ -175,16 +175,16 @@ final class RealEnvironmentFaults {
     }
 
     /** Lists again after a failure: a check may begin while the server is still coming back. */
-    private static ListerWatcher<V1ConfigMap> listsThroughOutages(ListerWatcher<V1ConfigMap> source) {
+    static <T> ListerWatcher<T> listsThroughOutages(ListerWatcher<T> source) {
         return new ListerWatcher<>() {
             @Override
-            public Mono<ObjectList<V1ConfigMap>> list(ListOptions options) {
+            public Mono<ObjectList<T>> list(ListOptions options) {
                 return source.list(options).retryWhen(Retry.fixedDelay(Long.MAX_VALUE, Duration.ofMillis(200))
                         .filter(KubernetesClientException.class::isInstance));
             }
 
             @Override
-            public Flux<WatchEvent<V1ConfigMap>> watch(WatchOptions options) {
+            public Flux<WatchEvent<T>> watch(WatchOptions options) {
                 return source.watch(options);
             }
         };

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The soak (see Soak's Javadoc): 20 informers and 50 subscribers follow a steady churn against the test
+# environment's kube-apiserver while real faults (apiserver and etcd restarted and killed, compaction) hit it
+# every 3 to 10 s; every 30 s every cache and view is checked against a LIST and the JVM is sampled.
+#
+#   reliability/soak.sh [MINUTES [RATE [SEED]]]   default 60 minutes, 1,000 changes/s, seed 1
+#
+# Attaches to $REACTIVE_INFORMER_KUBECONFIG's environment, else starts one (testenv/build.sh first).
+# Writes reliability/results/soak/{soak.md,soak.csv,soak.png}; exit status 0 only on a pass.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+minutes="${1:-60}" rate="${2:-1000}" seed="${3:-1}"
+out="$PWD/reliability/results/soak"
+mkdir -p "$out"
+# its own JVM (exec:exec), so that heap and threads sampled are the soak's, not Maven's
+mvn -B -q -pl reliability -am -DskipTests compile exec:exec -Dexec.executable=java \
+  -Dexec.args="-Xmx1g -cp %classpath io.reactiveinformer.reliability.Soak $minutes $rate $out $seed"
