@@ -197,6 +197,8 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
         ready.offer(state);
     }
 
+    // ---------------------------------------------------------------- delayed items
+
     /** The delay timer's task, on a scheduler thread: the items whose ready time came become pending. */
     private void due(long generation) {
         Demand<T> out;
