@@ -1,37 +1,28 @@
 package io.reactiveinformer.controller;
 
 import io.kubernetes.client.common.KubernetesObject;
-import io.reactiveinformer.informer.HandlerRegistration;
 import io.reactiveinformer.informer.InformerSyncException;
 import io.reactiveinformer.informer.SharedIndexInformer;
 import io.reactiveinformer.informer.SharedInformerFactory;
-import io.reactiveinformer.informer.SubscriberOptions;
 import io.reactiveinformer.leaderelection.LeaderElector;
 import io.reactiveinformer.leaderelection.LeaseTerm;
-import io.reactiveinformer.leaderelection.LeadershipEvent;
 import io.reactiveinformer.leaderelection.ShardElector;
-import io.reactiveinformer.workqueue.Outcome;
 import io.reactiveinformer.workqueue.Priority;
 import io.reactiveinformer.workqueue.RateLimiter;
 import io.reactiveinformer.workqueue.WorkQueue;
 import io.reactiveinformer.workqueue.WorkQueueMetrics;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.function.ToIntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
 import reactor.core.Disposables;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
-import reactor.util.retry.Retry;
 
 /**
  * Keeps primary objects of one kind reconciled (controller-runtime's controller): it watches the
@@ -86,6 +77,11 @@ import reactor.util.retry.Retry;
  */
 public final class Controller {
 
+    // This class is the lifecycle: its state under its monitor. The wiring of the informers to the queue
+    // is Sources, the reconcile of one request RequestWorker, the Lease terms LeaseTerms. The Builder
+    // stays nested because Controller.Builder is its public name, and its public methods must be declared
+    // on that type.
+
     private static final Logger log = LoggerFactory.getLogger(Controller.class);
 
     private enum State {
@@ -96,17 +92,14 @@ public final class Controller {
     }
 
     private final String name;
-    private final List<Source<?>> sources;
+    private final Sources sources;
     private final SharedInformerFactory factory;
     private final WorkQueue<Request> queue;
-    private final Reconciler reconciler;
+    private final RequestWorker worker;
     private final int maxConcurrentReconciles;
     private final Scheduler scheduler;
-    /** The leader's or the shards' events; null without election. */
-    private final Flux<LeadershipEvent> election;
-    private final ToIntFunction<Request> shardOf;
-    /** The terms held, by shard (one for a leader election); null without election. */
-    private final AtomicReferenceArray<LeaseTerm> terms;
+    /** Null without election. */
+    private final LeaseTerms leases;
 
     private final Sinks.Empty<Void> synced = Sinks.empty();
     private final Sinks.Empty<Void> terminated = Sinks.empty();
@@ -119,27 +112,14 @@ public final class Controller {
     private State state = State.NEW;
     private boolean reconciling;
 
-    private Controller(Builder<?> builder, List<Source<?>> sources) {
+    private Controller(Builder<?> builder, Sources sources) {
         this.name = builder.name != null ? builder.name : builder.primary.name();
         this.sources = sources;
         this.factory = builder.factory;
-        this.reconciler = builder.reconciler;
         this.maxConcurrentReconciles = builder.maxConcurrentReconciles;
         this.scheduler = builder.scheduler;
-        if (builder.leaderElector != null) {
-            this.election = builder.leaderElector.run();
-            this.shardOf = request -> 0;
-            this.terms = new AtomicReferenceArray<>(1);
-        } else if (builder.shardElector != null) {
-            ShardElector shards = builder.shardElector;
-            this.election = shards.run();
-            this.shardOf = request -> shards.shardOf(request.key());
-            this.terms = new AtomicReferenceArray<>(shards.shards());
-        } else {
-            this.election = null;
-            this.shardOf = null;
-            this.terms = null;
-        }
+        this.leases = LeaseTerms.of(builder.leaderElector, builder.shardElector);
+        this.worker = new RequestWorker(builder.reconciler, builder.scheduler, leases);
         this.queue = WorkQueue.<Request>builder()
                 .name(name)
                 .scheduler(builder.scheduler)
@@ -183,41 +163,16 @@ public final class Controller {
             }
             state = State.STARTED;
         }
-        List<Mono<Void>> syncs = new ArrayList<>(sources.size());
-        for (Source<?> source : sources) {
-            syncs.add(watch(source));
-        }
-        if (election != null) {
-            electing.update(election.subscribe(this::leadership,
-                    e -> log.error("{}: the election failed; nothing is reconciled any more", name, e)));
+        Mono<Void> allSynced = sources.watch(name, queue, watching, scheduler);
+        if (leases != null) {
+            electing.update(leases.run(sources.primary(), queue, name));
         }
         if (factory != null) {
             factory.start();
         }
-        for (Source<?> source : sources) {
-            if (!source.informer.isStarted()) {
-                source.informer.start();
-            }
-        }
-        watching.add(Mono.when(syncs)
-                .retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofSeconds(1))
-                        .maxBackoff(Duration.ofMinutes(1))
-                        .scheduler(scheduler)
-                        .filter(e -> e instanceof InformerSyncException && sources.stream().noneMatch(
-                                s -> s.informer.isStopped()))
-                        .doBeforeRetry(signal -> log.error("{}: informers not synced, waiting again: {}", name,
-                                signal.failure().getMessage())))
-                .subscribe(null, this::syncFailed, this::startReconciling));
+        sources.startInformers();
+        watching.add(allSynced.subscribe(null, this::syncFailed, this::startReconciling));
         return lifecycle;
-    }
-
-    private <T extends KubernetesObject> Mono<Void> watch(Source<T> source) {
-        HandlerRegistration<T> registration = source.informer.register(SubscriberOptions.defaults().withName(name));
-        watching.add(registration.notifications().subscribe(
-                notification -> source.enqueue(notification, queue, name),
-                e -> log.error("{}: no longer notified by {}", name, source.informer.name(), e),
-                () -> log.debug("{}: {} stopped notifying", name, source.informer.name())));
-        return registration.hasSynced();
     }
 
     private void syncFailed(Throwable error) {
@@ -241,55 +196,11 @@ public final class Controller {
         }
         log.debug("{}: informers synced, reconciling with at most {} at once", name, maxConcurrentReconciles);
         synced.tryEmitEmpty();
-        workers.update(queue.processWithOutcome(maxConcurrentReconciles, this::reconcile)
+        workers.update(queue.processWithOutcome(maxConcurrentReconciles, worker)
                 .subscribe(null, e -> {
                     log.error("{}: workers failed", name, e);
                     stop();
                 }, this::terminate));
-    }
-
-    private void leadership(LeadershipEvent event) {
-        if (event instanceof LeadershipEvent.Acquired acquired) {
-            LeaseTerm term = acquired.term();
-            terms.set(term.shard(), term);
-            int queued = 0;
-            for (String key : sources.get(0).informer.indexer().listKeys()) {
-                Request request = Request.parse(key);
-                if (shardOf.applyAsInt(request) == term.shard()) {
-                    queue.add(request, Priority.LOW);
-                    queued++;
-                }
-            }
-            log.debug("{}: acquired {}, queued its {} cached objects", name, term.leaseName(), queued);
-        } else if (event instanceof LeadershipEvent.Lost lost) {
-            terms.compareAndSet(lost.term().shard(), lost.term(), null);
-            log.debug("{}: lost {}", name, lost.term().leaseName());
-        }
-    }
-
-    private Mono<Outcome> reconcile(Request request) {
-        if (terms == null) {
-            return Mono.defer(() -> reconciler.reconcile(request))
-                    .subscribeOn(scheduler)
-                    .map(Controller::outcomeOf);
-        }
-        LeaseTerm term = terms.get(shardOf.applyAsInt(request));
-        if (term == null) {
-            return Mono.just(Outcome.forget());
-        }
-        // checked again right before the call, on the worker: the term may end in between
-        return Mono.defer(() -> term.isHeld() ? reconciler.reconcile(request) : Mono.<Result>empty())
-                .subscribeOn(scheduler)
-                .takeUntilOther(term.ended())
-                .map(Controller::outcomeOf)
-                .defaultIfEmpty(Outcome.forget());
-    }
-
-    private static Outcome outcomeOf(Result result) {
-        if (result instanceof Result.RequeueAfter after) {
-            return Outcome.requeueAfter(after.delay());
-        }
-        return result instanceof Result.Requeue ? Outcome.requeue() : Outcome.forget();
     }
 
     /**
@@ -515,20 +426,7 @@ public final class Controller {
             if (leaderElector != null && shardElector != null) {
                 throw new IllegalStateException("a controller is either leader-elected or sharded, not both");
             }
-            List<Source<?>> sources = new ArrayList<>(secondaries.size() + 1);
-            EventPredicate<T> predicate = allOf(List.<EventPredicate<? super T>>copyOf(predicates));
-            sources.add(new Source<T>(primary, object -> List.of(Request.of(object)), predicate));
-            sources.addAll(secondaries);
-            return new Controller(this, List.copyOf(sources));
-        }
-
-        private static <T extends KubernetesObject> EventPredicate<T> allOf(List<EventPredicate<? super T>> predicates) {
-            if (predicates.isEmpty()) {
-                return EventPredicate.always();
-            }
-            return EventPredicate.of(o -> predicates.stream().allMatch(p -> p.add(o)),
-                    (o, n) -> predicates.stream().allMatch(p -> p.update(o, n)),
-                    o -> predicates.stream().allMatch(p -> p.delete(o)));
+            return new Controller(this, Sources.of(primary, predicates, secondaries));
         }
     }
 }

@@ -3,7 +3,6 @@ package io.reactiveinformer.workqueue;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -11,18 +10,26 @@ import org.reactivestreams.Publisher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
-import reactor.core.Exceptions;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
 
 /**
- * The one queue implementation: client-go's dirty/processing sets, a delay heap with a single
- * timer, per-priority FIFOs and parked consumer demands, all guarded by one monitor that is only
- * held for a few field updates. No consumer or rate limiter runs under the monitor: hand-offs
- * decided under it are carried out after it is released. The one piece of user-supplied code that
+ * The one queue implementation: client-go's dirty/processing sets, per-priority FIFOs
+ * ({@link ReadyQueue}) and parked consumer demands, with the delayed items and their single timer
+ * ({@link DelayTimer}) and the metrics bookkeeping ({@link ItemMetrics}), all guarded by one monitor
+ * (this queue) that is only held for a few field updates. This class is the state machine that moves
+ * an item between those under the monitor; the parts it uses keep no lock of their own. No consumer or
+ * rate limiter runs under the monitor: hand-offs decided under it are carried out after it is released
+ * ({@link Demand#deliverAll}), and so is arming the timer. The one piece of user-supplied code that
  * does run under it is the {@link WorkQueueMetrics} recorder ({@code added}, {@code queued},
  * {@code worked}), whose contract says it must be cheap and must not call back into the queue.
+ *
+ * <p>Longer than the project's ~400 lines per class on purpose, as Caffeine's
+ * {@code BoundedLocalCache} is: every method left here reads and writes the same guarded fields
+ * (an item's dirty/processing/ready state, the counters the drain depends on, the parked demands)
+ * in one critical section, and splitting them further would spread one state machine and its
+ * invariants over classes that share a lock they do not own.
  */
 final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges {
 
@@ -31,22 +38,17 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
     private final String name;
     private final Scheduler scheduler;
     private final RateLimiter<T> rateLimiter;
-    private final WorkQueueMetrics metrics;
-    /** Metrics need timestamps; without them the queue never reads the clock on add/get/done. */
-    private final boolean timed;
+    /** Null only while the metrics provider registers this queue's gauges. */
+    private final ItemMetrics<T> metrics;
 
     // guarded by this
     private final HashMap<T, ItemState<T>> states = new HashMap<>();
     private final ReadyQueue<T> ready = new ReadyQueue<>();
-    private final DelayedItems<T> delayed = new DelayedItems<>();
+    private final DelayTimer<T> delays;
     private final ArrayDeque<Demand<T>> waiters = new ArrayDeque<>();
-    private final HashSet<ItemState<T>> inFlight;
     private int processing;
     private int dirtyWhileProcessing;
     private boolean shuttingDown;
-    private long armedAt = Long.MAX_VALUE;
-    private long armGeneration;
-    private Disposable timer;
 
     private final Sinks.Empty<Void> drainedAndDone = Sinks.empty();
     /**
@@ -55,14 +57,12 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
      */
     private volatile boolean finished;
 
-    DefaultWorkQueue(String name, Scheduler scheduler, RateLimiter<T> rateLimiter, WorkQueueMetrics.Provider metrics) {
+    DefaultWorkQueue(String name, Scheduler scheduler, RateLimiter<T> rateLimiter, WorkQueueMetrics.Provider provider) {
         this.name = name;
         this.scheduler = scheduler;
         this.rateLimiter = rateLimiter;
-        WorkQueueMetrics recorder = metrics.register(name, this);
-        this.metrics = Objects.requireNonNull(recorder, "metrics provider returned null");
-        this.timed = recorder != NoopWorkQueueMetrics.INSTANCE;
-        this.inFlight = timed ? new HashSet<>() : null;
+        this.delays = new DelayTimer<>(this, scheduler, this::due);
+        this.metrics = new ItemMetrics<>(provider.register(name, this), scheduler);
     }
 
     @Override
@@ -113,26 +113,15 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
                 return;
             }
             ItemState<T> state = stateLocked(item);
-            int p = priority.value();
             if (state.dirty) {
-                raiseLocked(state, p);
+                raiseLocked(state, priority.value());
                 return;
             }
-            long readyAt = saturatedAdd(now(), saturatedNanos(delay));
-            if (state.delayed != null) {
-                state.priority = Math.max(state.priority, p);
-                if (readyAt >= state.delayed.readyAt) {
-                    return;
-                }
-            } else {
-                state.priority = p;
-            }
-            delayed.offer(state, readyAt);
-            generation = armLocked();
-            at = armedAt;
+            generation = delays.delayLocked(state, priority.value(), delay);
+            at = delays.armedAtLocked();
         }
         if (generation != 0) {
-            arm(generation, at);
+            delays.arm(generation, at);
         }
     }
 
@@ -147,7 +136,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
         if (isShuttingDown()) {
             return;
         }
-        Duration delay = rateLimiter.when(item, now());
+        Duration delay = rateLimiter.when(item, scheduler.now(TimeUnit.NANOSECONDS));
         metrics.retried();
         addAfter(item, delay, priority);
     }
@@ -185,7 +174,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
         state.dirty = true;
         state.priority = priority;
         if (countAdd) {
-            metrics.added();
+            metrics.addedLocked();
         }
         if (state.processing) {
             dirtyWhileProcessing++;
@@ -204,68 +193,34 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
     }
 
     private void enqueueLocked(ItemState<T> state) {
-        if (timed) {
-            state.sinceNanos = now();
-        }
+        metrics.queuedLocked(state);
         ready.offer(state);
     }
 
-    // ---------------------------------------------------------------- delay timer
+    // ---------------------------------------------------------------- delayed items
 
-    /** Arms the timer if the earliest ready time moved before the armed one; returns its generation or 0. */
-    private long armLocked() {
-        long earliest = delayed.earliest();
-        if (earliest >= armedAt) {
-            return 0;
-        }
-        armedAt = earliest;
-        return ++armGeneration;
-    }
-
-    private void arm(long generation, long at) {
-        // scheduled outside the lock: a virtual-time scheduler runs a due task inside schedule()
-        Disposable scheduled = scheduler.schedule(() -> fire(generation), Math.max(0, at - now()), TimeUnit.NANOSECONDS);
-        Disposable replaced = null;
-        synchronized (this) {
-            if (generation == armGeneration) {
-                replaced = timer;
-                timer = scheduled;
-                scheduled = null;
-            }
-        }
-        if (replaced != null) {
-            replaced.dispose();
-        }
-        if (scheduled != null) {
-            // superseded by an earlier timer, or already run
-            scheduled.dispose();
-        }
-    }
-
-    private void fire(long generation) {
+    /** The delay timer's task, on a scheduler thread: the items whose ready time came become pending. */
+    private void due(long generation) {
         Demand<T> out;
         long next;
         long at;
         synchronized (this) {
-            if (generation == armGeneration) {
-                armedAt = Long.MAX_VALUE;
-                timer = null;
-            }
+            delays.firedLocked(generation);
             if (shuttingDown) {
                 return;
             }
-            long now = now();
+            long now = scheduler.now(TimeUnit.NANOSECONDS);
             ItemState<T> state;
-            while ((state = delayed.pollReady(now)) != null) {
+            while ((state = delays.pollReadyLocked(now)) != null) {
                 markDirtyLocked(state, state.priority, true);
             }
-            next = armLocked();
-            at = armedAt;
+            next = delays.rearmLocked();
+            at = delays.armedAtLocked();
             out = matchLocked(null);
         }
         deliver(out);
         if (next != 0) {
-            arm(next, at);
+            delays.arm(next, at);
         }
     }
 
@@ -317,7 +272,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
             }
         }
         if (item != null) {
-            deliverOne(demand, item, priority);
+            demand.handOver(item, priority, name);
         }
         deliver(out);
     }
@@ -339,7 +294,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
      * {@link #CANCELLED}. Never delivers to the slot itself, so the caller's loop does not recurse;
      * other demands served meanwhile are delivered before it returns.
      */
-    int next(ProcessMono.Slot<T> slot, T finished) {
+    int next(ProcessSlot<T> slot, T finished) {
         Demand<T> out;
         int result;
         synchronized (this) {
@@ -412,48 +367,15 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
         state.dirty = false;
         state.processing = true;
         processing++;
-        if (timed) {
-            long now = now();
-            metrics.queued(now - state.sinceNanos);
-            state.sinceNanos = now;
-            inFlight.add(state);
-        }
+        metrics.handedOutLocked(state);
         return state;
     }
 
-    /** Carries out the hand-offs chained by {@link #matchLocked}, in the order they were decided. */
+    /** Carries out the hand-offs chained by {@link #matchLocked}, then completes the drain once finished. */
     private void deliver(Demand<T> out) {
-        Demand<T> inOrder = null;
-        while (out != null) {
-            Demand<T> next = out.nextHandOff;
-            out.nextHandOff = inOrder;
-            inOrder = out;
-            out = next;
-        }
-        while (inOrder != null) {
-            Demand<T> demand = inOrder;
-            inOrder = demand.nextHandOff;
-            T item = demand.handOffItem;
-            demand.nextHandOff = null;
-            demand.handOffItem = null;
-            deliverOne(demand, item, demand.handOffPriority);
-        }
+        Demand.deliverAll(out, name);
         if (finished) {
             drainedAndDone.tryEmitEmpty();
-        }
-    }
-
-    /** Hands a claimed demand its item, or the end when {@code item} is null. */
-    private void deliverOne(Demand<T> demand, T item, int priority) {
-        try {
-            if (item != null) {
-                demand.deliver(item, priority);
-            } else {
-                demand.drained();
-            }
-        } catch (Throwable e) {
-            Exceptions.throwIfJvmFatal(e);
-            LOG.error("work queue {}: a consumer threw while receiving an item", name, e);
         }
     }
 
@@ -495,10 +417,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
     private void doneLocked(ItemState<T> state) {
         state.processing = false;
         processing--;
-        if (timed) {
-            metrics.worked(now() - state.sinceNanos);
-            inFlight.remove(state);
-        }
+        metrics.doneLocked(state);
         if (state.dirty) {
             dirtyWhileProcessing--;
             enqueueLocked(state);
@@ -516,16 +435,13 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
         synchronized (this) {
             if (!shuttingDown) {
                 shuttingDown = true;
-                delayed.clear(state -> {
+                delays.clearLocked(state -> {
                     if (!state.dirty && !state.processing) {
                         states.remove(state.item);
                     }
                 });
             }
-            cancelled = timer;
-            timer = null;
-            armedAt = Long.MAX_VALUE;
-            armGeneration++;
+            cancelled = delays.disarmLocked();
             out = matchLocked(null);
         }
         if (cancelled != null) {
@@ -561,51 +477,12 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
 
     @Override
     public synchronized double unfinishedWorkSeconds() {
-        if (inFlight == null) {
-            return 0;
-        }
-        long now = now();
-        long total = 0;
-        for (ItemState<T> state : inFlight) {
-            total += now - state.sinceNanos;
-        }
-        return total / 1e9;
+        return metrics == null ? 0 : metrics.unfinishedWorkSecondsLocked();
     }
 
     @Override
     public synchronized double longestRunningProcessorSeconds() {
-        if (inFlight == null) {
-            return 0;
-        }
-        long now = now();
-        long longest = 0;
-        for (ItemState<T> state : inFlight) {
-            longest = Math.max(longest, now - state.sinceNanos);
-        }
-        return longest / 1e9;
-    }
-
-    // ---------------------------------------------------------------- time
-
-    long now() {
-        return scheduler.now(TimeUnit.NANOSECONDS);
-    }
-
-    static long saturatedNanos(Duration duration) {
-        try {
-            return duration.toNanos();
-        } catch (ArithmeticException tooLong) {
-            return duration.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
-        }
-    }
-
-    private static long saturatedAdd(long a, long b) {
-        long sum = a + b;
-        // overflow only when both operands have the same sign and the sum's sign differs
-        if (((a ^ sum) & (b ^ sum)) < 0) {
-            return b > 0 ? Long.MAX_VALUE : Long.MIN_VALUE;
-        }
-        return sum;
+        return metrics == null ? 0 : metrics.longestRunningProcessorSecondsLocked();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.reactiveinformer.workqueue;
 
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import reactor.core.Exceptions;
 
 /**
  * A consumer's wish for one item, parked in the queue until an item is ready. The queue claims the
@@ -20,7 +21,7 @@ abstract class Demand<T> {
 
     private volatile int state;
 
-    // the hand-off decided under the queue's lock, carried out after it (DefaultWorkQueue#deliver)
+    // the hand-off decided under the queue's lock, carried out after it (deliverAll)
     Demand<T> nextHandOff;
     T handOffItem;
     int handOffPriority;
@@ -70,6 +71,45 @@ abstract class Demand<T> {
         handOffPriority = priority;
         nextHandOff = chain;
         return this;
+    }
+
+    /**
+     * Carries out the hand-offs chained by {@link #handOff} (newest first) in the order they were
+     * decided; called outside the queue's lock, by the thread that decided them.
+     */
+    static <T> void deliverAll(Demand<T> chain, String queueName) {
+        Demand<T> inOrder = null;
+        while (chain != null) {
+            Demand<T> next = chain.nextHandOff;
+            chain.nextHandOff = inOrder;
+            inOrder = chain;
+            chain = next;
+        }
+        while (inOrder != null) {
+            Demand<T> demand = inOrder;
+            inOrder = demand.nextHandOff;
+            T item = demand.handOffItem;
+            demand.nextHandOff = null;
+            demand.handOffItem = null;
+            demand.handOver(item, demand.handOffPriority, queueName);
+        }
+    }
+
+    /**
+     * Hands this claimed demand its item, or the end when {@code item} is null; called outside the
+     * queue's lock. A consumer that throws is logged, so it cannot break the queue's caller.
+     */
+    final void handOver(T item, int priority, String queueName) {
+        try {
+            if (item != null) {
+                deliver(item, priority);
+            } else {
+                drained();
+            }
+        } catch (Throwable e) {
+            Exceptions.throwIfJvmFatal(e);
+            DefaultWorkQueue.LOG.error("work queue {}: a consumer threw while receiving an item", queueName, e);
+        }
     }
 
     /** Makes a done demand waiting again, for reuse; false if it was cancelled. */

@@ -17,8 +17,8 @@ final class ExponentialFailureRateLimiter<T> implements RateLimiter<T> {
         if (base.isNegative() || max.isNegative()) {
             throw new IllegalArgumentException("delays must not be negative: base " + base + ", max " + max);
         }
-        this.baseNanos = DefaultWorkQueue.saturatedNanos(base);
-        this.maxNanos = DefaultWorkQueue.saturatedNanos(max);
+        this.baseNanos = Nanos.of(base);
+        this.maxNanos = Nanos.of(max);
     }
 
     @Override

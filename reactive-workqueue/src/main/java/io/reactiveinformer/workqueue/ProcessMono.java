@@ -1,21 +1,17 @@
 package io.reactiveinformer.workqueue;
 
-import java.util.Objects;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import java.util.function.Function;
 import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
-import reactor.core.Exceptions;
 import reactor.core.publisher.Mono;
-import reactor.core.publisher.Operators;
-import reactor.util.context.Context;
 
 /**
- * {@link WorkQueue#processWithOutcome}: {@code concurrency} worker {@link Slot slots}, each either
- * parked in the queue as a demand or running one item's work, so an item leaves the queue only when
- * a worker can take it.
+ * {@link WorkQueue#processWithOutcome}: {@code concurrency} worker {@link ProcessSlot slots}, each
+ * either parked in the queue as a demand or running one item's work, so an item leaves the queue
+ * only when a worker can take it.
  *
  * <p>A slot is allocated once and reused for every item: it is the demand parked in the queue and
  * the subscriber of the work, like the single inner subscriber of reactor's {@code concatMap}.
@@ -71,17 +67,17 @@ final class ProcessMono<T> extends Mono<Void> {
                 AtomicIntegerFieldUpdater.newUpdater(Processor.class, "remaining");
 
         @SuppressWarnings("rawtypes")
-        private static final AtomicReferenceFieldUpdater<Processor, Slot> DELIVERED =
-                AtomicReferenceFieldUpdater.newUpdater(Processor.class, Slot.class, "delivered");
+        private static final AtomicReferenceFieldUpdater<Processor, ProcessSlot> DELIVERED =
+                AtomicReferenceFieldUpdater.newUpdater(Processor.class, ProcessSlot.class, "delivered");
 
         final DefaultWorkQueue<T> queue;
         final Function<? super T, ? extends Publisher<?>> worker;
         final boolean outcomes;
         final CoreSubscriber<? super Void> actual;
-        final Slot<T>[] slots;
+        final ProcessSlot<T>[] slots;
 
         /** Slots that were delivered an item while parked, waiting for the hand-off loop (a stack). */
-        volatile Slot<T> delivered;
+        volatile ProcessSlot<T> delivered;
 
         volatile int wip;
         /** Slots that have not yet seen the end of the queue. */
@@ -99,15 +95,15 @@ final class ProcessMono<T> extends Mono<Void> {
             this.worker = worker;
             this.outcomes = outcomes;
             this.actual = actual;
-            this.slots = new Slot[concurrency];
+            this.slots = new ProcessSlot[concurrency];
             for (int i = 0; i < concurrency; i++) {
-                slots[i] = new Slot<>(this);
+                slots[i] = new ProcessSlot<>(this);
             }
             this.remaining = concurrency;
         }
 
         void start() {
-            for (Slot<T> slot : slots) {
+            for (ProcessSlot<T> slot : slots) {
                 if (cancelled) {
                     return;
                 }
@@ -128,7 +124,7 @@ final class ProcessMono<T> extends Mono<Void> {
                 return;
             }
             cancelled = true;
-            for (Slot<T> slot : slots) {
+            for (ProcessSlot<T> slot : slots) {
                 slot.cancel();
             }
         }
@@ -145,9 +141,9 @@ final class ProcessMono<T> extends Mono<Void> {
          * work-in-progress pattern): a slot delivered from within another slot's step waits for the
          * loop instead of running on top of it.
          */
-        void handOff(Slot<T> slot) {
+        void handOff(ProcessSlot<T> slot) {
             for (;;) {
-                Slot<T> head = delivered;
+                ProcessSlot<T> head = delivered;
                 slot.nextDelivered = head;
                 if (DELIVERED.compareAndSet(this, head, slot)) {
                     break;
@@ -159,9 +155,9 @@ final class ProcessMono<T> extends Mono<Void> {
             int missed = 1;
             for (;;) {
                 @SuppressWarnings("unchecked")
-                Slot<T> s = DELIVERED.getAndSet(this, null);
+                ProcessSlot<T> s = DELIVERED.getAndSet(this, null);
                 while (s != null) {
-                    Slot<T> next = s.nextDelivered;
+                    ProcessSlot<T> next = s.nextDelivered;
                     s.nextDelivered = null;
                     s.run();
                     s = next;
@@ -170,249 +166,6 @@ final class ProcessMono<T> extends Mono<Void> {
                 if (missed == 0) {
                     return;
                 }
-            }
-        }
-    }
-
-    /**
-     * One worker: the demand parked in the queue while it is free, and the subscriber of the work
-     * of the item it holds while it is busy. Exactly one of completion, error and cancellation
-     * settles each item ({@link #phase}).
-     */
-    static final class Slot<T> extends Demand<T> implements CoreSubscriber<Object> {
-
-        @SuppressWarnings("rawtypes")
-        private static final AtomicReferenceFieldUpdater<Slot, Subscription> UPSTREAM =
-                AtomicReferenceFieldUpdater.newUpdater(Slot.class, Subscription.class, "upstream");
-
-        @SuppressWarnings("rawtypes")
-        private static final AtomicIntegerFieldUpdater<Slot> SETTLE =
-                AtomicIntegerFieldUpdater.newUpdater(Slot.class, "settle");
-
-        @SuppressWarnings("rawtypes")
-        private static final AtomicIntegerFieldUpdater<Slot> PHASE =
-                AtomicIntegerFieldUpdater.newUpdater(Slot.class, "phase");
-
-        /** The item is held but its work not yet subscribed; only the slot may release it. */
-        static final int STARTING = 0;
-        /** The work is subscribed; whoever settles first (a signal or a cancellation) owns the item. */
-        static final int LIVE = 1;
-        /** The item's fate is decided. */
-        static final int SETTLED = 2;
-        /** Cancelled while starting: the slot releases the item instead of starting it. */
-        static final int CANCELLED_STARTING = 3;
-
-        /** Subscribing to the work; a terminal signal now is handled by the subscribing loop. */
-        static final int SUBSCRIBING = 0;
-        /** Terminated while subscribing: the loop goes on with the next item. */
-        static final int TERMINATED_INLINE = 1;
-        /** Subscribed and returned: the terminal signal goes on with the next item. */
-        static final int RUNNING = 2;
-
-        final Processor<T> processor;
-        final DefaultWorkQueue<T> queue;
-
-        /** The item held; set by the queue under its lock or on delivery, before {@link #settle} is reset. */
-        T item;
-        /** The priority the item was handed out with, kept for retries. */
-        int priority;
-        Outcome outcome;
-        volatile Subscription upstream;
-        volatile int settle = SETTLED;
-        volatile int phase;
-        /** Link in the processor's stack of delivered slots. */
-        Slot<T> nextDelivered;
-
-        Slot(Processor<T> processor) {
-            this.processor = processor;
-            this.queue = processor.queue;
-        }
-
-        // ------------------------------------------------------------ as a demand
-
-        @Override
-        void deliver(T item, int priority) {
-            this.item = item;
-            this.priority = priority;
-            prepare();
-            if (!complete()) {
-                queue.release(item);
-                return;
-            }
-            processor.handOff(this);
-        }
-
-        @Override
-        void drained() {
-            if (complete()) {
-                processor.ended();
-            }
-        }
-
-        /**
-         * Finishes {@code finished} (if not null) and takes the next item, or parks, or sees the
-         * end. Returns true when the slot holds a new item to {@link #run}.
-         */
-        boolean advance(T finished) {
-            if (finished != null && !rearm()) {
-                // cancelled between two items
-                queue.done(finished);
-                return false;
-            }
-            switch (queue.next(this, finished)) {
-                case DefaultWorkQueue.TAKEN -> {
-                    prepare();
-                    if (complete()) {
-                        return true;
-                    }
-                    queue.release(item);
-                    return false;
-                }
-                case DefaultWorkQueue.DRAINED -> {
-                    if (complete()) {
-                        processor.ended();
-                    }
-                    return false;
-                }
-                default -> {
-                    return false;
-                }
-            }
-        }
-
-        /** Resets the per-item state; must happen before the demand is completed, which publishes it. */
-        private void prepare() {
-            // ordered stores suffice: the compare-and-set completing the demand publishes them
-            outcome = null;
-            UPSTREAM.lazySet(this, null);
-            SETTLE.lazySet(this, STARTING);
-        }
-
-        // ------------------------------------------------------------ running items
-
-        /** Runs the held item, and the next ones for as long as their work terminates inline. */
-        void run() {
-            for (;;) {
-                T current = item;
-                if (settle != STARTING) {
-                    // cancelled before it started
-                    queue.release(current);
-                    return;
-                }
-                Publisher<?> work;
-                try {
-                    work = Objects.requireNonNull(
-                            processor.worker.apply(current), "the worker function returned null");
-                } catch (Throwable e) {
-                    Exceptions.throwIfJvmFatal(e);
-                    work = Mono.error(e);
-                }
-                if (!SETTLE.compareAndSet(this, STARTING, LIVE)) {
-                    queue.release(current);
-                    return;
-                }
-                // a terminal signal from another thread is ordered after this by the work's own hand-off
-                PHASE.lazySet(this, SUBSCRIBING);
-                try {
-                    work.subscribe(this);
-                } catch (Throwable e) {
-                    // a publisher that breaks the spec by throwing must not wedge the slot
-                    Exceptions.throwIfJvmFatal(e);
-                    onError(e);
-                }
-                if (PHASE.compareAndSet(this, SUBSCRIBING, RUNNING)) {
-                    // the terminal signal (or a cancellation) takes over
-                    return;
-                }
-                if (!advance(current)) {
-                    return;
-                }
-            }
-        }
-
-        /** The item is settled with the rate limiter; done it and go on, unless the subscribing loop will. */
-        private void terminated() {
-            if (PHASE.compareAndSet(this, SUBSCRIBING, TERMINATED_INLINE)) {
-                return;
-            }
-            if (advance(item)) {
-                run();
-            }
-        }
-
-        void cancel() {
-            int from = cancelFromAnyState();
-            if (from == WAITING) {
-                queue.unpark(this);
-            } else if (from == DONE) {
-                // holding an item: starting it, running it, or between two items
-                for (;;) {
-                    int s = settle;
-                    if (s == STARTING) {
-                        if (SETTLE.compareAndSet(this, STARTING, CANCELLED_STARTING)) {
-                            return;
-                        }
-                    } else if (s == LIVE) {
-                        if (SETTLE.compareAndSet(this, LIVE, SETTLED)) {
-                            Operators.terminate(UPSTREAM, this);
-                            queue.release(item);
-                            return;
-                        }
-                    } else {
-                        return;
-                    }
-                }
-            }
-            // CLAIMED: the delivery sees the cancellation and gives the item back
-        }
-
-        // ------------------------------------------------------------ as the work's subscriber
-
-        @Override
-        public Context currentContext() {
-            return processor.actual.currentContext();
-        }
-
-        @Override
-        public void onSubscribe(Subscription s) {
-            if (Operators.setOnce(UPSTREAM, this, s)) {
-                s.request(Long.MAX_VALUE);
-            }
-        }
-
-        @Override
-        public void onNext(Object value) {
-            if (processor.outcomes) {
-                outcome = (Outcome) value;
-            }
-        }
-
-        @Override
-        public void onError(Throwable e) {
-            if (SETTLE.compareAndSet(this, LIVE, SETTLED)) {
-                DefaultWorkQueue.LOG.warn(
-                        "work queue {}: processing {} failed; requeued with rate limiting unless shutting down",
-                        queue.name(),
-                        item,
-                        e);
-                queue.addRateLimited(item, Priority.of(priority));
-                terminated();
-            }
-        }
-
-        @Override
-        public void onComplete() {
-            if (SETTLE.compareAndSet(this, LIVE, SETTLED)) {
-                Outcome o = outcome == null ? Outcome.forget() : outcome;
-                switch (o.kind()) {
-                    case FORGET -> queue.forget(item);
-                    case REQUEUE -> queue.addRateLimited(item, Priority.of(priority));
-                    case REQUEUE_AFTER -> {
-                        queue.forget(item);
-                        queue.addAfter(item, o.delay(), Priority.of(priority));
-                    }
-                }
-                terminated();
             }
         }
     }
