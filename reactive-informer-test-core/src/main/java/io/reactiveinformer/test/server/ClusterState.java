@@ -17,15 +17,14 @@ import io.reactiveinformer.api.ResourceType;
 import io.reactiveinformer.api.WatchOptions;
 import io.reactiveinformer.codec.KubernetesJson;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SplittableRandom;
+import java.util.function.Supplier;
 import reactor.core.publisher.Flux;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
@@ -45,17 +44,28 @@ import tools.jackson.databind.node.ObjectNode;
  * its resource keeps answers 410 Expired. LIST can be served at any retained version (the history is
  * replayed backwards), which is what makes continue tokens consistent.
  *
- * <p>The parts: {@link ResourceRegistry} (what is served), {@link ObjectSemantics} (what a write
- * makes of an object), {@link History} (per resource), {@link ListPaginator} (LIST) and
- * {@link WatchHub} (WATCH); this class holds the lock, the resourceVersion and the typed helpers.
+ * <p>This class is the facade: it holds the lock and orders each request; the parts do the work.
+ * Its length is that of the public API it keeps: the builder and some forty short entry points.
+ * {@link ObjectStore} stores (the {@link ResourceRegistry} of kinds, each with its objects and its
+ * {@link History}; the resourceVersion; compaction), {@link Writer} serves the write verbs with
+ * {@link ObjectSemantics} and {@link DeletionRules} deciding what a write makes of an object,
+ * {@link ListPaginator} serves LIST, {@link WatchHub} WATCH, and {@link TypedObjects} the typed
+ * methods ({@link #create(Object)}, {@link #list(ResourceType)}, ...), which convert through
+ * {@link KubernetesJson}.
  *
  * <p>Objects are stored as JSON trees, so any kind (official model, CRD POJO, {@link DynamicObject})
- * is handled alike; trees handed out are shared and must not be mutated. The typed methods
- * ({@link #create(Object)}, {@link #list(ResourceType)}, ...) convert through {@link KubernetesJson}.
+ * is handled alike; trees handed out are shared and must not be mutated.
  *
- * <p>Threading: thread-safe; mutations hold one lock for microseconds and never block. Watchers are
- * fed on the thread that mutates (or that requests more), never buffered beyond the history.
- * Timestamps read the scheduler's clock; watch timeouts and periodic bookmarks run on it.
+ * <p>Threading: thread-safe, with one lock: this object's monitor. It guards everything the
+ * {@link ObjectStore} holds (the registry, every kind's objects, apply records and history, the
+ * resourceVersion and the compaction point) and every watcher's cursor; the parts are not
+ * thread-safe and are called with it held ({@link WatchHub} and {@link TypedObjects} take it
+ * themselves to read). One lock is what keeps a request's checks and its commit one step, and the
+ * versions of the histories in commit order. A write holds it for microseconds and never blocks;
+ * after releasing it, the writing thread feeds the watchers (see {@code mutate}), so no event is
+ * emitted under the lock. Watchers are fed on the thread that mutates (or that requests more), never
+ * buffered beyond the history. Timestamps read the scheduler's clock; watch timeouts and periodic
+ * bookmarks run on it.
  */
 public final class ClusterState {
 
@@ -64,21 +74,20 @@ public final class ClusterState {
 
     private final KubernetesJson json;
     private final Scheduler scheduler;
-    private final ResourceRegistry registry;
-    private final ObjectSemantics semantics;
+    private final ObjectStore store;
+    private final Writer writer;
     private final WatchHub hub;
-    private final boolean requireNamespaces;
-    private long resourceVersion = 1;
-    /** Changes of every resource up to this version are gone (the last {@link #compact()}). */
-    private long compactedTo = 1;
+    private final TypedObjects typed;
 
     private ClusterState(Builder b) {
         this.json = b.json;
         this.scheduler = b.scheduler;
-        this.registry = new ResourceRegistry(b.historyLimit);
-        this.semantics = new ObjectSemantics(new SplittableRandom(b.seed), b.scheduler);
-        this.hub = new WatchHub(this, b.scheduler, b.bookmarkInterval);
-        this.requireNamespaces = b.requireNamespaces;
+        this.store = new ObjectStore(b.historyLimit);
+        ServerClock clock = new ServerClock(b.scheduler);
+        this.writer = new Writer(store, new ObjectSemantics(new SplittableRandom(b.seed), clock),
+                new DeletionRules(clock), b.json.mapper(), b.requireNamespaces);
+        this.hub = new WatchHub(this, store, b.scheduler, b.bookmarkInterval);
+        this.typed = new TypedObjects(this, store, b.json);
         for (Map.Entry<ResourceType<?>, Boolean> e : b.resources.entrySet()) {
             register(e.getKey(), e.getValue());
         }
@@ -183,45 +192,42 @@ public final class ClusterState {
     }
 
     public synchronized ClusterState register(ResourceType<?> type, boolean statusSubresource) {
-        registry.register(type, statusSubresource, compactedTo);
+        store.register(type, statusSubresource);
         json.prepare(type.type());
         return this;
     }
 
     /** The registered resource at {@code group/version/plural}, as a URL names it. */
     public synchronized Optional<ResourceType<?>> resource(String group, String version, String plural) {
-        return registry.find(group, version, plural).map(kind -> kind.type);
+        return store.registry().find(group, version, plural).map(kind -> kind.type);
     }
 
     /** Every registered resource, in registration order. */
     public synchronized List<ResourceType<?>> resources() {
-        return registry.all().stream().<ResourceType<?>>map(kind -> kind.type).toList();
+        return store.registry().all().stream().<ResourceType<?>>map(kind -> kind.type).toList();
     }
 
     /** Whether the resource has a {@code status} subresource. */
     synchronized boolean hasStatusSubresource(ResourceType<?> type) {
-        return registry.kind(type).statusSubresource;
+        return store.registry().kind(type).statusSubresource;
     }
 
     /** The current (latest) resourceVersion. */
     public synchronized long resourceVersion() {
-        return resourceVersion;
+        return store.resourceVersion();
     }
 
     /** The oldest resourceVersion a watch of {@code type} may still start from. */
     public synchronized long oldestResourceVersion(ResourceType<?> type) {
-        return registry.kind(type).history.compactedTo();
+        return store.registry().kind(type).history.compactedTo();
     }
 
     /** Drops the whole history, like an etcd compaction at the current revision. */
     public void compact() {
-        synchronized (this) {
-            compactedTo = resourceVersion;
-            for (Kind kind : registry.all()) {
-                kind.history.compact(resourceVersion);
-            }
-        }
-        hub.signal();
+        mutate(() -> {
+            store.compact();
+            return null;
+        });
     }
 
     /** Makes every watcher that allows bookmarks send one at its current version. */
@@ -237,60 +243,33 @@ public final class ClusterState {
     // ---------------------------------------------------------------- typed helpers for tests
 
     /** Creates {@code object} (an official model, a CRD POJO or a {@link DynamicObject}) and returns it as stored. */
-    @SuppressWarnings("unchecked")
     public <T> T create(T object) {
-        ResourceType<?> type = typeOf(object);
-        ObjectNode tree = toTree(object);
-        return (T) fromTree(create(type, tree.path("metadata").path("namespace").asString(null), tree),
-                object.getClass());
+        return typed.create(object);
     }
 
     /** Replaces {@code object}; a set resourceVersion must be current (else {@link ApiError} 409). */
     public <T> T update(T object) {
-        return replaceTyped(object, false);
+        return typed.replace(object, false);
     }
 
     /** Replaces the status of {@code object}. */
     public <T> T updateStatus(T object) {
-        return replaceTyped(object, true);
-    }
-
-    @SuppressWarnings("unchecked")
-    private <T> T replaceTyped(T object, boolean statusOnly) {
-        ResourceType<?> type = typeOf(object);
-        ObjectNode tree = toTree(object);
-        JsonNode meta = tree.path("metadata");
-        return (T) fromTree(replace(type, meta.path("namespace").asString(null), meta.path("name").asString(null),
-                tree, statusOnly), object.getClass());
+        return typed.replace(object, true);
     }
 
     /** Deletes {@code object} (by its namespace and name). */
     public void delete(Object object) {
-        ObjectNode tree = toTree(object);
-        JsonNode meta = tree.path("metadata");
-        delete(typeOf(object), meta.path("namespace").asString(null), meta.path("name").asString(null));
+        typed.delete(object);
     }
 
     /** The object, or empty. */
     public <T> Optional<T> find(ResourceType<T> type, String namespace, String name) {
-        ObjectNode tree;
-        synchronized (this) {
-            tree = registry.kind(type).objects.get(Kind.key(type.namespaced() ? namespace : null, name));
-        }
-        return Optional.ofNullable(tree).map(t -> fromTree(t, type.type()));
+        return typed.find(type, namespace, name);
     }
 
     /** Every object of {@code type}, in key order. */
     public <T> List<T> list(ResourceType<T> type) {
-        List<ObjectNode> trees;
-        synchronized (this) {
-            trees = new ArrayList<>(registry.kind(type).objects.values());
-        }
-        List<T> out = new ArrayList<>(trees.size());
-        for (ObjectNode tree : trees) {
-            out.add(fromTree(tree, type.type()));
-        }
-        return out;
+        return typed.list(type);
     }
 
     /** Every object of an official model class. */
@@ -300,34 +279,21 @@ public final class ClusterState {
 
     /** The tree of a typed object. */
     public ObjectNode toTree(Object object) {
-        JsonNode tree = json.mapper().valueToTree(object);
-        if (!tree.isObject()) {
-            throw new IllegalArgumentException("not an object: " + object);
-        }
-        return (ObjectNode) tree;
+        return typed.toTree(object);
     }
 
     /** A typed copy of a stored tree. */
     public <T> T fromTree(JsonNode tree, Class<T> type) {
-        return json.mapper().treeToValue(tree, type);
+        return typed.fromTree(tree, type);
     }
 
     /** The registered resource for a model class or a POJO registered with its class. */
     public synchronized <T> ResourceType<T> registeredType(Class<T> model) {
-        return registry.byModel(model).orElseGet(() -> {
+        return store.registry().byModel(model).orElseGet(() -> {
             ResourceType<T> type = ResourceType.of(model);
             register(type);
             return type;
         });
-    }
-
-    private ResourceType<?> typeOf(Object object) {
-        if (object instanceof DynamicObject dynamic) {
-            synchronized (this) {
-                return registry.byApiVersionAndKind(dynamic);
-            }
-        }
-        return registeredType(object.getClass());
     }
 
     // ---------------------------------------------------------------- the API, on trees
@@ -338,17 +304,7 @@ public final class ClusterState {
     }
 
     ObjectNode create(ResourceType<?> type, String namespace, ObjectNode body, boolean dryRun) {
-        ObjectNode created;
-        synchronized (this) {
-            created = write(createMutation(registry.kind(type), namespace, body), dryRun);
-        }
-        hub.signal();
-        return created;
-    }
-
-    private Mutation createMutation(Kind kind, String namespace, ObjectNode body) {
-        Kind namespaces = registry.find("", "v1", "namespaces").orElse(null);
-        return semantics.create(kind, namespace, body, namespaces, requireNamespaces);
+        return mutate(() -> writer.create(type, namespace, body, dryRun));
     }
 
     /** PUT: replaces the object (or only its status); {@code body.metadata.resourceVersion}, if set, must be current. */
@@ -359,20 +315,7 @@ public final class ClusterState {
 
     ObjectNode replace(ResourceType<?> type, String namespace, String name, ObjectNode body, boolean statusOnly,
                        boolean dryRun) {
-        ObjectNode result;
-        synchronized (this) {
-            Kind kind = registry.kind(type);
-            Validation.checkKind(type, body);
-            ObjectNode meta = ObjectSemantics.metadata(body);
-            String ns = ObjectSemantics.namespaceFor(type, namespace, meta);
-            if (name == null || (meta.has("name") && !name.equals(meta.path("name").asString()))) {
-                throw ApiError.badRequest("the name of the object (" + meta.path("name").asString("")
-                        + ") does not match the name on the URL (" + name + ")");
-            }
-            result = write(semantics.replace(kind, Kind.key(ns, name), name, body, statusOnly), dryRun);
-        }
-        hub.signal();
-        return result;
+        return mutate(() -> writer.replace(type, namespace, name, body, statusOnly, dryRun));
     }
 
     /** PATCH: applies a patch to the object (or to its status); APPLY creates a missing object. */
@@ -387,31 +330,7 @@ public final class ClusterState {
      */
     ObjectNode patch(ResourceType<?> type, String namespace, String name, PatchType patchType, JsonNode patch,
                      boolean statusOnly, boolean dryRun, String fieldManager) {
-        ObjectNode result;
-        synchronized (this) {
-            Kind kind = registry.kind(type);
-            String ns = type.namespaced() ? ObjectSemantics.requireNamespace(type, namespace) : null;
-            String key = Kind.key(ns, name);
-            if (!kind.objects.containsKey(key) && patchType == PatchType.APPLY && !statusOnly) {
-                if (!patch.isObject()) {
-                    throw ApiError.badRequest("an apply patch must be an object");
-                }
-                ObjectNode body = (ObjectNode) patch.deepCopy();
-                ObjectSemantics.metadata(body).put("name", name);
-                result = write(createMutation(kind, ns, body), dryRun);
-            } else if (patchType == PatchType.APPLY && !statusOnly && fieldManager != null) {
-                JsonNode previous = kind.applied.getOrDefault(key, Map.of()).get(fieldManager);
-                result = write(semantics.apply(kind, key, name, LastAppliedAnnotation.syncedWith(kind.objects.get(key), patch,
-                        fieldManager, json.mapper()), previous), dryRun);
-            } else {
-                result = write(semantics.patch(kind, key, name, patchType, patch, statusOnly), dryRun);
-            }
-            if (patchType == PatchType.APPLY && !statusOnly && fieldManager != null && !dryRun) {
-                kind.applied.computeIfAbsent(key, k -> new HashMap<>()).put(fieldManager, patch.deepCopy());
-            }
-        }
-        hub.signal();
-        return result;
+        return mutate(() -> writer.patch(type, namespace, name, patchType, patch, statusOnly, dryRun, fieldManager));
     }
 
     /**
@@ -424,54 +343,18 @@ public final class ClusterState {
 
     /** DELETE with options (preconditions, propagation policy, grace period), or its dry run. */
     Deletion delete(ResourceType<?> type, String namespace, String name, DeleteOptions options, boolean dryRun) {
-        Deletion result;
-        synchronized (this) {
-            result = deleteLocked(registry.kind(type), namespace, name, options, dryRun);
-        }
-        hub.signal();
-        return result;
+        return mutate(() -> writer.delete(type, namespace, name, options, dryRun));
     }
 
     /** DELETE of a collection: every object matching the selectors, as one DELETE each would. */
     List<Deletion> deleteCollection(ResourceType<?> type, String namespace, ListOptions selectors,
                                     DeleteOptions options, boolean dryRun) {
-        List<Deletion> out = new ArrayList<>();
-        synchronized (this) {
-            Kind kind = registry.kind(type);
-            String ns = type.namespaced() && namespace != null && !namespace.isEmpty() ? namespace : null;
-            Selector labels = Selector.labels(selectors.labelSelector());
-            Selector fields = Selector.fields(type, selectors.fieldSelector());
-            for (String key : ObjectSemantics.keysMatching(kind, ns, labels, fields)) {
-                ObjectNode obj = kind.objects.get(key);
-                String name = obj.path("metadata").path("name").asString();
-                String objNs = obj.path("metadata").path("namespace").asString(null);
-                out.add(deleteLocked(kind, objNs, name, options, dryRun));
-            }
-        }
-        hub.signal();
-        return out;
-    }
-
-    private Deletion deleteLocked(Kind kind, String namespace, String name, DeleteOptions options, boolean dryRun) {
-        ResourceType<?> type = kind.type;
-        String ns = type.namespaced() ? ObjectSemantics.requireNamespace(type, namespace) : null;
-        String key = Kind.key(ns, name);
-        Deletion deletion = semantics.delete(kind, key, name, options);
-        ObjectNode previous = kind.objects.get(key);
-        if (deletion.removed()) {
-            Mutation m = new Mutation(kind, EventType.DELETED, key, previous.deepCopy(), previous);
-            return new Deletion(write(m, dryRun), true, previous);
-        }
-        if (deletion.object() == previous) {
-            return deletion;
-        }
-        return new Deletion(write(new Mutation(kind, EventType.MODIFIED, key, deletion.object(), previous), dryRun),
-                false, previous);
+        return mutate(() -> writer.deleteCollection(type, namespace, selectors, options, dryRun));
     }
 
     /** GET. */
     public synchronized ObjectNode get(ResourceType<?> type, String namespace, String name) {
-        Kind kind = registry.kind(type);
+        Kind kind = store.registry().kind(type);
         String ns = type.namespaced() ? ObjectSemantics.requireNamespace(type, namespace) : null;
         ObjectNode obj = kind.objects.get(Kind.key(ns, name));
         if (obj == null) {
@@ -482,9 +365,8 @@ public final class ClusterState {
 
     /** LIST of one page; see {@link ListPaginator#page} for the versions a request reads. */
     public synchronized ListResult list(ResourceType<?> type, String namespace, ListOptions options) {
-        return ListPaginator.page(registry.kind(type), resourceVersion, namespace, options);
+        return ListPaginator.page(store.registry().kind(type), store.resourceVersion(), namespace, options);
     }
-
     /**
      * WATCH. Request errors (unknown selector field, bad version) throw {@link ApiError} here; a
      * version older than the resource's history becomes an {@code ERROR} 410 event in the stream, as
@@ -496,58 +378,23 @@ public final class ClusterState {
     public Flux<StreamEvent> watch(ResourceType<?> type, String namespace, WatchOptions options) {
         Kind kind;
         synchronized (this) {
-            kind = registry.kind(type);
+            kind = store.registry().kind(type);
         }
         return hub.watch(kind, namespace, options);
     }
 
-    // ---------------------------------------------------------------- for the watch hub and watchers
-
-    /** The current version; the caller holds the lock. */
-    long currentVersion() {
-        return resourceVersion;
-    }
-
-    void forget(Watcher watcher) {
-        hub.forget(watcher);
-    }
-
-    StreamEvent expiry(Watcher watcher) {
-        return hub.expiry(watcher);
-    }
-
-    List<StreamEvent> collect(Watcher watcher, long demand) {
-        return hub.collect(watcher, demand);
-    }
-
-    // ---------------------------------------------------------------- internals
-
     /**
-     * Commits a mutation: takes the next resourceVersion, stores the object and appends the change
-     * to its resource's history. A dry run commits nothing and answers what would have been stored
-     * (a created object has no resourceVersion yet). Holds the lock.
+     * Runs {@code write} (a change to the store) under the lock, then, with the lock released, feeds
+     * every watcher. The order is what makes it safe: a watcher reads only committed history, and
+     * never emits under the lock. A write that throws commits nothing and feeds no one.
      */
-    private ObjectNode write(Mutation m, boolean dryRun) {
-        if (!m.changes()) {
-            return m.object();
+    private <R> R mutate(Supplier<R> write) {
+        R result;
+        synchronized (this) {
+            result = write.get();
         }
-        if (dryRun) {
-            if (m.type() == EventType.ADDED) {
-                ObjectSemantics.metadata(m.object()).remove("resourceVersion");
-            }
-            return m.object();
-        }
-        long rv = ++resourceVersion;
-        ObjectNode object = m.object();
-        ObjectSemantics.metadata(object).put("resourceVersion", Long.toString(rv));
-        if (m.type() == EventType.DELETED) {
-            m.kind().objects.remove(m.key());
-            m.kind().applied.remove(m.key());
-        } else {
-            m.kind().objects.put(m.key(), object);
-        }
-        m.kind().history.append(new Change(rv, m.type(), m.key(), object, m.previous()));
-        return object;
+        hub.signal();
+        return result;
     }
 
     /** The {@code Status} of an error, as a tree. */
@@ -558,18 +405,11 @@ public final class ClusterState {
     /** For diagnostics: the kinds and how many objects each holds. */
     @Override
     public synchronized String toString() {
-        StringBuilder b = new StringBuilder("ClusterState[rv=").append(resourceVersion).append(", compacted=")
-                .append(compactedTo);
-        for (Kind kind : registry.all()) {
-            if (!kind.objects.isEmpty()) {
-                b.append(", ").append(kind.type.plural()).append('=').append(kind.objects.size());
-            }
-        }
-        return b.append(']').toString();
+        return "ClusterState[" + store.summary() + "]";
     }
 
     /** Every stored object of {@code type}, as trees (shared, read-only). */
     public synchronized Collection<ObjectNode> trees(ResourceType<?> type) {
-        return List.copyOf(registry.kind(type).objects.values());
+        return List.copyOf(store.registry().kind(type).objects.values());
     }
 }

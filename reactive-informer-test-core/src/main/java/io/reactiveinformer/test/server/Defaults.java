@@ -19,7 +19,7 @@ final class Defaults {
 
     /** Applies the defaults of {@code type} to {@code object} (a create, or the new state of an update). */
     static void apply(ResourceType<?> type, ObjectNode object) {
-        if (!ObjectSemantics.isBuiltIn(type)) {
+        if (!ResourceTraits.isBuiltIn(type)) {
             return;
         }
         switch (type.group() + "/" + type.plural()) {

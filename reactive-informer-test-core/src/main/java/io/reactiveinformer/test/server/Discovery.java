@@ -117,9 +117,9 @@ final class Discovery {
             r.put("namespaced", type.namespaced());
             r.put("kind", type.kind());
             ArrayNode verbs = r.putArray("verbs");
-            VERBS.stream().filter(verb -> !verb.equals("deletecollection") || ObjectSemantics.allowsDeleteCollection(type))
+            VERBS.stream().filter(verb -> !verb.equals("deletecollection") || ResourceTraits.allowsDeleteCollection(type))
                     .forEach(verbs::add);
-            List<String> shortNames = ObjectSemantics.isBuiltIn(type)
+            List<String> shortNames = ResourceTraits.isBuiltIn(type)
                     ? SHORT_NAMES.get(type.group() + "/" + type.plural()) : null;
             if (shortNames != null) {
                 ArrayNode names = r.putArray("shortNames");

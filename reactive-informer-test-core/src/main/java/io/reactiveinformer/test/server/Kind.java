@@ -26,6 +26,15 @@ final class Kind {
         this.history = new History(historyLimit, compactedTo);
     }
 
+    /** The stored object at {@code key}; 404 (naming {@code name}) when there is none. */
+    ObjectNode existing(String key, String name) {
+        ObjectNode object = objects.get(key);
+        if (object == null) {
+            throw ApiError.notFound(type, name);
+        }
+        return object;
+    }
+
     static String id(String group, String version, String plural) {
         return group + "/" + version + "/" + plural;
     }

@@ -14,18 +14,22 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The open watch streams of a state: how a watch starts (initial events, resume, 410), what each
- * watcher reads from its resource's history, bookmarks and timeouts. Reads of the history hold the
- * state's lock; events are emitted outside it.
+ * watcher reads from its resource's history, bookmarks and timeouts, and the fan-out of new changes
+ * ({@link #signal()}) to every watcher. Reads of the {@link ObjectStore} and of watcher cursors take
+ * the state's lock (the {@link ClusterState} monitor); events are emitted outside it. The watcher list
+ * itself is copy-on-write, read without the lock.
  */
 final class WatchHub {
 
     private final ClusterState state;
+    private final ObjectStore store;
     private final Scheduler scheduler;
     private final Duration bookmarkInterval;
     private final List<Watcher> watchers = new CopyOnWriteArrayList<>();
 
-    WatchHub(ClusterState state, Scheduler scheduler, Duration bookmarkInterval) {
+    WatchHub(ClusterState state, ObjectStore store, Scheduler scheduler, Duration bookmarkInterval) {
         this.state = state;
+        this.store = store;
         this.scheduler = scheduler;
         this.bookmarkInterval = bookmarkInterval;
     }
@@ -42,7 +46,7 @@ final class WatchHub {
         }
         String ns = kind.type.namespaced() && namespace != null && !namespace.isEmpty() ? namespace : null;
         Flux<StreamEvent> events = Flux.create(sink -> {
-            Watcher watcher = new Watcher(state, kind, ns, labels, fields, options.allowBookmarks());
+            Watcher watcher = new Watcher(this, kind, ns, labels, fields, options.allowBookmarks());
             open(watcher, sink, requested, options.sendInitialEvents());
             Disposable bookmarks = options.allowBookmarks()
                     ? Flux.interval(bookmarkInterval, bookmarkInterval, scheduler).subscribe(t -> watcher.requestBookmark())
@@ -64,7 +68,7 @@ final class WatchHub {
         List<StreamEvent> initial = new ArrayList<>();
         boolean completeAfterInitial = false;
         synchronized (state) {
-            long current = state.currentVersion();
+            long current = store.resourceVersion();
             long compactedTo = watcher.kind.history.compactedTo();
             if (requested == null || sendInitialEvents) {
                 if (requested != null && requested > current) {
@@ -115,7 +119,7 @@ final class WatchHub {
     /** Up to {@code demand} events for {@code watcher} from its cursor on, advancing it. */
     List<StreamEvent> collect(Watcher watcher, long demand) {
         synchronized (state) {
-            long current = state.currentVersion();
+            long current = store.resourceVersion();
             List<StreamEvent> out = new ArrayList<>();
             History history = watcher.kind.history;
             int i = history.firstAfter(watcher.cursor);

@@ -22,7 +22,7 @@ final class Watcher {
     final Selector labels;
     final Selector fields;
     final boolean bookmarks;
-    private final ClusterState state;
+    private final WatchHub hub;
     private final AtomicInteger wip = new AtomicInteger();
     /** Events to send before the history: the initial state, or a terminal error. Drain-confined. */
     private final ArrayDeque<StreamEvent> pending = new ArrayDeque<>();
@@ -33,8 +33,8 @@ final class Watcher {
     volatile boolean bookmarkWanted;
     private FluxSink<StreamEvent> sink;
 
-    Watcher(ClusterState state, Kind kind, String namespace, Selector labels, Selector fields, boolean bookmarks) {
-        this.state = state;
+    Watcher(WatchHub hub, Kind kind, String namespace, Selector labels, Selector fields, boolean bookmarks) {
+        this.hub = hub;
         this.kind = kind;
         this.namespace = namespace;
         this.labels = labels;
@@ -102,7 +102,7 @@ final class Watcher {
     }
 
     private void drainOnce() {
-        StreamEvent expired = completeAfterPending ? null : state.expiry(this);
+        StreamEvent expired = completeAfterPending ? null : hub.expiry(this);
         if (expired != null) {
             terminate(expired);
             return;
@@ -121,7 +121,7 @@ final class Watcher {
             return;
         }
         if (demand > 0) {
-            for (StreamEvent event : state.collect(this, demand)) {
+            for (StreamEvent event : hub.collect(this, demand)) {
                 sink.next(event);
             }
         }
@@ -130,7 +130,7 @@ final class Watcher {
     private void terminate(StreamEvent error) {
         terminated = true;
         pending.clear();
-        state.forget(this);
+        hub.forget(this);
         // sent past demand on purpose: the one buffered event is how a closed watcher learns why
         sink.next(error);
         sink.complete();

@@ -1,0 +1,157 @@
+package io.reactiveinformer.test.server;
+
+import io.kubernetes.client.openapi.models.V1ListMeta;
+import io.kubernetes.client.openapi.models.V1Status;
+import io.kubernetes.client.openapi.models.V1StatusDetails;
+import io.reactiveinformer.api.ListOptions;
+import io.reactiveinformer.api.PatchType;
+import io.reactiveinformer.api.ResourceType;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntSupplier;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Serves one request of the {@link SimulatedApiServer} on its {@link ClusterState}: the non-resource
+ * paths first, then a resource path by verb: LIST or WATCH, POST and DELETE of a collection on a
+ * collection; GET, PUT, PATCH and DELETE on an object or its {@code status}. Answers the
+ * {@link Reply} to write, or throws the {@link ApiError} the real server would answer with.
+ *
+ * <p>Threading: stateless beyond the state; runs on the event loop serving the request and never
+ * blocks (the state's lock is held for microseconds).
+ */
+final class RequestRouter {
+
+    private final ClusterState state;
+    private final RequestDecoder decoder;
+    private final NonResourceEndpoints nonResource;
+    private final WatchEndpoint watch;
+
+    /** {@code port} is read per request: the server's port, once it listens. */
+    RequestRouter(ClusterState state, IntSupplier port) {
+        this.state = state;
+        this.decoder = new RequestDecoder(state.json().mapper());
+        this.nonResource = new NonResourceEndpoints(state, port);
+        this.watch = new WatchEndpoint(state);
+    }
+
+    /**
+     * The reply to a request.
+     *
+     * @param accept      its {@code Accept} header, or {@code null}
+     * @param contentType its {@code Content-Type} header, or {@code null}
+     * @param fault       the request's fault, for those that act on a watch stream's content; or {@code null}
+     */
+    Reply route(RequestInfo info, String accept, String contentType, byte[] body, Fault fault) {
+        Reply other = nonResource.reply(info);
+        if (other != null) {
+            return other;
+        }
+        ResourcePath t = ResourcePath.parse(info.path(), state);
+        boolean status = "status".equals(t.subresource());
+        String method = info.method();
+        boolean dryRun = !method.equals("DELETE") && RequestDecoder.dryRun(info.query().get("dryRun"));
+        if (t.name() == null) {
+            if (method.equals("GET")) {
+                return info.isWatch()
+                        ? watch.reply(t, info.query(), fault, Representation.negotiate(accept, false))
+                        : list(t, info.query(), Representation.negotiate(accept, true));
+            }
+            Representation as = Representation.negotiate(accept, false);
+            return switch (method) {
+                case "POST" -> object(201, as, state.create(t.type(), t.namespace(),
+                        decoder.objectBody(body, contentType), dryRun));
+                case "DELETE" -> !ResourceTraits.allowsDeleteCollection(t.type()) ? throwing(methodNotAllowed())
+                        : deleteCollection(t, info.query(), decoder.deleteRequest(info.query(), body, contentType), as);
+                default -> throw methodNotAllowed();
+            };
+        }
+        Representation as = Representation.negotiate(accept, false);
+        return switch (method) {
+            case "GET" -> object(200, as, state.get(t.type(), t.namespace(), t.name()));
+            case "PUT" -> object(200, as, state.replace(t.type(), t.namespace(), t.name(),
+                    decoder.objectBody(body, contentType), status, dryRun));
+            case "PATCH" -> {
+                PatchType type = RequestDecoder.patchType(contentType);
+                if (type == PatchType.STRATEGIC_MERGE && !ResourceTraits.isBuiltIn(t.type())) {
+                    throw RequestDecoder.unsupportedMediaType(contentType, "application/json-patch+json, "
+                            + "application/merge-patch+json, application/apply-patch+yaml");
+                }
+                JsonNode patch = type == PatchType.APPLY ? RequestDecoder.yaml(body) : decoder.json(body);
+                String manager = info.query().get("fieldManager");
+                if (type == PatchType.APPLY && (manager == null || manager.isEmpty())) {
+                    throw new ApiError(422, "Invalid", "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: "
+                            + "Required value: is required for apply patch", new V1StatusDetails().group("meta.k8s.io")
+                            .kind("PatchOptions"), null);
+                }
+                yield object(200, as, state.patch(t.type(), t.namespace(), t.name(), type, patch, status, dryRun,
+                        manager));
+            }
+            case "DELETE" -> {
+                RequestDecoder.DeleteRequest request = decoder.deleteRequest(info.query(), body, contentType);
+                Deletion deletion = state.delete(t.type(), t.namespace(), t.name(), request.options(),
+                        request.dryRun());
+                yield deletion.removed() && !ResourceTraits.returnsDeletedObject(t.type())
+                        ? Reply.of(200, state.json().encode(deletedStatus(t.type(), deletion.object())))
+                        : object(200, as, deletion.object());
+            }
+            default -> throw methodNotAllowed();
+        };
+    }
+
+    /** The {@code Status} a completed DELETE answers with for resources that do not return the object. */
+    private static V1Status deletedStatus(ResourceType<?> type, JsonNode object) {
+        V1StatusDetails details = new V1StatusDetails().name(object.path("metadata").path("name").asString())
+                .kind(type.plural()).uid(object.path("metadata").path("uid").asString());
+        if (!type.group().isEmpty()) {
+            details.group(type.group());
+        }
+        return new V1Status().kind("Status").apiVersion("v1").metadata(new V1ListMeta()).status("Success")
+                .details(details);
+    }
+
+    private Reply deleteCollection(ResourcePath t, Map<String, String> q, RequestDecoder.DeleteRequest request,
+                                   Representation as) {
+        ListOptions selectors = ListOptions.none().withSelectors(q.get("labelSelector"), q.get("fieldSelector"));
+        long at = state.resourceVersion();
+        List<Deletion> deleted = state.deleteCollection(t.type(), t.namespace(), selectors, request.options(),
+                request.dryRun());
+        V1ListMeta meta = new V1ListMeta().resourceVersion(Long.toString(at));
+        // the real server answers with the items as it listed them, before it deleted each
+        List<JsonNode> items = deleted.stream().map(d -> as.object(d.listed())).toList();
+        if (as == Representation.METADATA) {
+            return Reply.of(200, WireFormat.list(state.json(), Representation.META_API_VERSION, "PartialObjectMetadataList",
+                    meta, items));
+        }
+        return Reply.of(200, WireFormat.list(state.json(), t.type().apiVersion(), t.type().kind() + "List", meta, items));
+    }
+
+    private Reply object(int code, Representation as, ObjectNode object) {
+        return Reply.of(code, state.json().encode(as.object(object)));
+    }
+
+    private Reply list(ResourcePath t, Map<String, String> q, Representation as) {
+        Integer limit = q.containsKey("limit") ? RequestDecoder.parseInt("limit", q.get("limit")) : null;
+        ListOptions options = new ListOptions(q.get("labelSelector"), q.get("fieldSelector"), limit,
+                q.get("continue"), q.get("resourceVersion"), q.get("resourceVersionMatch"));
+        ListResult page = state.list(t.type(), t.namespace(), options);
+        V1ListMeta meta = new V1ListMeta().resourceVersion(page.resourceVersion())._continue(page.continueToken())
+                .remainingItemCount(page.remainingItemCount());
+        if (as == Representation.METADATA) {
+            return Reply.of(200, WireFormat.list(state.json(), Representation.META_API_VERSION, "PartialObjectMetadataList",
+                    meta, page.items().stream().map(as::object).toList()));
+        }
+        return Reply.of(200, WireFormat.list(state.json(), t.type().apiVersion(), t.type().kind() + "List", meta,
+                page.items()));
+    }
+
+    private static Reply throwing(ApiError error) {
+        throw error;
+    }
+
+    private static ApiError methodNotAllowed() {
+        return new ApiError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource",
+                null, null);
+    }
+}
