@@ -41,6 +41,15 @@ final class BackoffTimer {
         return Duration.ofNanos(delay);
     }
 
+    /**
+     * A delay for a retry that no failure of the server calls for, such as a relist the server asked for: the
+     * initial delay, jittered, whatever earlier failures made of the base. Leaves the base as it was.
+     */
+    Duration initial() {
+        long initial = backoff.initial().toNanos();
+        return Duration.ofNanos(initial + (long) (initial * backoff.jitter() * unit(random.getAsDouble())));
+    }
+
     /** A random source outside [0, 1) would break the jitter bounds; clamp it rather than trust it. */
     static double unit(double r) {
         if (!(r > 0.0)) {

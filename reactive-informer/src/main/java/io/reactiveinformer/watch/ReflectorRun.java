@@ -362,6 +362,13 @@ final class ReflectorRun<T extends KubernetesObject> {
     }
 
     private Flux<ReflectorEvent<T>> watchFailed(KubernetesClientException error) {
+        if (isResourceVersionUnavailable(error)) {
+            // A healthy server answered that our version is out of its window (compacted away, or not reached
+            // yet): relist after the initial delay, not after the backoff that earlier outages grew (up to a
+            // minute, and the cache stale all that time). A version it has not reached is relisted from "".
+            resourceVersionUnavailable = !(error instanceof KubernetesApiException.Gone);
+            return fail(error, Step.LIST, backoff.initial());
+        }
         boolean rewatch = canRewatch(error);
         if (rewatch) {
             rollback.connectionLost();

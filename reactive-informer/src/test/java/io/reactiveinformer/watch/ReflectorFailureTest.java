@@ -9,6 +9,7 @@ import static io.reactiveinformer.watch.Fixtures.connectionRefused;
 import static io.reactiveinformer.watch.Fixtures.decodeError;
 import static io.reactiveinformer.watch.Fixtures.failed;
 import static io.reactiveinformer.watch.Fixtures.failing;
+import static io.reactiveinformer.watch.Fixtures.gone;
 import static io.reactiveinformer.watch.Fixtures.open;
 import static io.reactiveinformer.watch.Fixtures.page;
 import static io.reactiveinformer.watch.Fixtures.reflector;
@@ -111,6 +112,35 @@ class ReflectorFailureTest {
         assertThat(lw.listCalls()).hasSize(1);
         assertThat(lw.watchCalls()).extracting(call -> call.options().resourceVersion())
                 .containsExactly("10", "15", "15");
+    }
+
+    @Test
+    void anExpiredWatchRelistsAfterTheInitialDelayNotAfterTheBackoffEarlierOutagesGrew() {
+        lw.listReturns(page("10", null))
+                .watchFails(connectionRefused())
+                .watchFails(connectionRefused())
+                .watchFails(connectionRefused())
+                .watchFails(gone())
+                .listReturns(page("20", null))
+                .watchReturns(open(bookmark("21")));
+
+        verify().expectNextCount(1)
+                .assertNext(failed(TransportException.class, 1, Duration.ofMillis(800)))
+                .thenAwait(Duration.ofMillis(800))
+                .assertNext(failed(TransportException.class, 2, Duration.ofMillis(1_600)))
+                .thenAwait(Duration.ofMillis(1_600))
+                .assertNext(failed(TransportException.class, 3, Duration.ofMillis(3_200)))
+                .thenAwait(Duration.ofMillis(3_200))
+                .assertNext(failed(KubernetesApiException.Gone.class, 4, Duration.ofMillis(800)))
+                .expectNoEvent(Duration.ofMillis(800))
+                .assertNext(event -> assertThat(event).isInstanceOf(Listed.class))
+                .expectNext(new ReflectorEvent.Bookmark<>("21"))
+                .thenCancel()
+                .verify();
+
+        assertThat(listVersions()).hasSize(2).last().isEqualTo("10");
+        // relisted 800 ms after the 410, where the grown backoff would have waited 6.4 s
+        assertThat(lw.listCalls().get(1).atMillis()).isEqualTo(800 + 1_600 + 3_200 + 800);
     }
 
     @Test
