@@ -12,6 +12,8 @@ cd "$(dirname "$0")/.."
 minutes="${1:-60}" rate="${2:-1000}" seed="${3:-1}"
 out="$PWD/reliability/results/soak"
 mkdir -p "$out"
-# its own JVM (exec:exec), so that heap and threads sampled are the soak's, not Maven's
+# Its own JVM (exec:exec), so that the heap and threads sampled are the soak's, not Maven's. Reactor Netty and
+# Netty log every connection a restarted apiserver drops at WARN: hundreds per fault, expected, kept out.
 mvn -B -q -pl reliability -am -DskipTests compile exec:exec -Dexec.executable=java \
-  -Dexec.args="-Xmx1g -cp %classpath io.reactiveinformer.reliability.Soak $minutes $rate $out $seed"
+  -Dexec.args="-Xmx1g -Dorg.slf4j.simpleLogger.log.reactor.netty=error -Dorg.slf4j.simpleLogger.log.io.netty=error \
+  ${SOAK_JAVA_OPTS:-} -cp %classpath io.reactiveinformer.reliability.Soak $minutes $rate $out $seed"

@@ -69,7 +69,7 @@ final class SoakChart {
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
         for (int i = 0; i <= 4; i++) {
             int y = plotTop + plotHeight - i * plotHeight / 4;
-            g.drawString(String.format(Locale.ROOT, "%.0f", max * i / 4), 10, y + 4);
+            g.drawString(String.format(Locale.ROOT, max < 10 ? "%.1f" : "%.0f", max * i / 4), 10, y + 4);
         }
         for (int m = 0; m <= (int) maxMinutes; m += Math.max(1, (int) Math.ceil(maxMinutes / 12))) {
             int x = LEFT + (int) (m / maxMinutes * plotWidth);
