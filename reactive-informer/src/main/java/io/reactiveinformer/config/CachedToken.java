@@ -17,6 +17,11 @@ abstract class CachedToken implements Credentials {
     }
 
     private final Scheduler clock;
+    /**
+     * Serialises refreshes (held across the blocking fetch, on boundedElastic). Private, not this
+     * object's monitor: the credentials are handed to users.
+     */
+    private final Object refreshLock = new Object();
     private volatile Token current;
 
     CachedToken(Scheduler clock) {
@@ -41,7 +46,7 @@ abstract class CachedToken implements Credentials {
     public final void invalidate(String token) {
         Token cached = current;
         if (cached != null && cached.value().equals(token)) {
-            synchronized (this) {
+            synchronized (refreshLock) {
                 if (current == cached) {
                     current = null;
                 }
@@ -49,13 +54,15 @@ abstract class CachedToken implements Credentials {
         }
     }
 
-    private synchronized String refresh() {
-        Token token = current;
-        if (!isValid(token)) {
-            token = fetch(clock.now(TimeUnit.MILLISECONDS));
-            current = token;
+    private String refresh() {
+        synchronized (refreshLock) {
+            Token token = current;
+            if (!isValid(token)) {
+                token = fetch(clock.now(TimeUnit.MILLISECONDS));
+                current = token;
+            }
+            return token.value();
         }
-        return token.value();
     }
 
     private boolean isValid(Token token) {

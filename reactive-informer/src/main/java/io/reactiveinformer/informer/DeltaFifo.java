@@ -19,6 +19,7 @@ import java.util.function.UnaryOperator;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
 import reactor.core.Exceptions;
+import reactor.core.Scannable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Operators;
 import reactor.core.scheduler.Scheduler;
@@ -69,7 +70,10 @@ import reactor.util.concurrent.Queues;
  *
  * <p>One subscriber only: a second one receives an {@link IllegalStateException}. Cancelling
  * discards what is pending and ends the FIFO; {@link #close()} completes the stream once everything
- * pushed before it is delivered.
+ * pushed before it is delivered. A {@code request(n)} with {@code n <= 0} ends the FIFO like a
+ * cancellation and signals an {@link IllegalArgumentException} (Reactive Streams rule 3.9), from the
+ * drain loop, so it never overlaps an {@code onNext}; Reactor's own operators only log such a request,
+ * but here it can only be a bug in the consumer, which would otherwise wait forever for entries.
  *
  * @param <T> the object type
  */
@@ -99,8 +103,7 @@ final class DeltaFifo<T extends KubernetesObject> {
     private final Consumer<RuntimeException> onUnkeyable;
     private final Runnable drainLoop = this::drainLoop;
     private final Queue<Op<T>> ops = Queues.<Op<T>>unboundedMultiproducer().get();
-    private final Flux<FifoEntry<T>> entries = new Entries();
-    private final Subscription subscription = new EntrySubscription();
+    private final Entries entries = new Entries();
 
     private volatile int wip;
     @SuppressWarnings("rawtypes")
@@ -117,16 +120,23 @@ final class DeltaFifo<T extends KubernetesObject> {
     private static final AtomicIntegerFieldUpdater<DeltaFifo> SUBSCRIBED =
             AtomicIntegerFieldUpdater.newUpdater(DeltaFifo.class, "subscribed");
 
+    /** Set before the subscriber's {@code onSubscribe}, so that a failing {@code onNext} can name it. */
+    private volatile EntrySubscription subscription;
     private volatile CoreSubscriber<? super FifoEntry<T>> actual;
     private volatile boolean cancelled;
     private volatile boolean synced;
+    /** A rule 3.9 violation waiting for the drain loop to signal it. */
+    private volatile Throwable badRequest;
+    /** Entries waiting for demand, as of the drain loop's last pass (for {@link Scannable.Attr#BUFFERED}). */
+    private volatile int buffered;
+    /** The subscriber received {@code onComplete} or {@code onError}; written by the drain loop only. */
+    private volatile boolean done;
 
     // Confined to the thread running the drain loop (handed over through WIP).
     private final LinkedHashMap<String, PendingDeltas<T>> pending = new LinkedHashMap<>();
     private ReplaceOp<T> pendingReplace;
     private boolean populated;
     private boolean closed;
-    private boolean done;
 
     /**
      * A FIFO without transform.
@@ -235,10 +245,11 @@ final class DeltaFifo<T extends KubernetesObject> {
 
     /**
      * The entries, for the single consumer. Nothing is delivered before it requests; each
-     * {@code request(n)} allows {@code n} more entries.
+     * {@code request(n)} allows {@code n} more entries. Goes through {@code Flux.onAssembly} at each
+     * call, so assembly hooks and {@code Hooks.onOperatorDebug()} see it.
      */
     public Flux<FifoEntry<T>> entries() {
-        return entries;
+        return entries.assembled();
     }
 
     private void drain() {
@@ -261,7 +272,15 @@ final class DeltaFifo<T extends KubernetesObject> {
         for (;;) {
             integrate();
             CoreSubscriber<? super FifoEntry<T>> a = actual;
-            if (cancelled) {
+            Throwable invalidRequest = badRequest;
+            if (invalidRequest != null && a != null && !cancelled && !done) {
+                cancelled = true;
+                done = true;
+                pending.clear();
+                pendingReplace = null;
+                buffered = 0;
+                a.onError(invalidRequest);
+            } else if (cancelled) {
                 pending.clear();
                 pendingReplace = null;
             } else if (a != null && !done) {
@@ -291,16 +310,22 @@ final class DeltaFifo<T extends KubernetesObject> {
                     Operators.produced(REQUESTED, this, e);
                 }
                 if (yield && !done) {
+                    buffered = bufferedNow();
                     // WIP stays above zero, so no producer schedules a second loop meanwhile.
                     scheduleDrain();
                     return;
                 }
             }
+            buffered = bufferedNow();
             missed = WIP.addAndGet(this, -missed);
             if (missed == 0) {
                 return;
             }
         }
+    }
+
+    private int bufferedNow() {
+        return pending.size() + (pendingReplace != null ? 1 : 0);
     }
 
     private void integrate() {
@@ -386,6 +411,7 @@ final class DeltaFifo<T extends KubernetesObject> {
         } catch (Throwable t) {
             Exceptions.throwIfFatal(t);
             cancelled = true;
+            done = true;
             a.onError(Operators.onOperatorError(subscription, t, entry, a.currentContext()));
             return false;
         }
@@ -397,6 +423,10 @@ final class DeltaFifo<T extends KubernetesObject> {
 
     private final class Entries extends Flux<FifoEntry<T>> {
 
+        Flux<FifoEntry<T>> assembled() {
+            return onAssembly(this);
+        }
+
         @Override
         public void subscribe(CoreSubscriber<? super FifoEntry<T>> subscriber) {
             if (!SUBSCRIBED.compareAndSet(DeltaFifo.this, 0, 1)) {
@@ -404,26 +434,69 @@ final class DeltaFifo<T extends KubernetesObject> {
                         "DeltaFifo allows a single subscriber (its consumer applies entries to the cache); it already has one"));
                 return;
             }
-            subscriber.onSubscribe(subscription);
+            EntrySubscription s = new EntrySubscription(subscriber);
+            subscription = s;
+            subscriber.onSubscribe(s);
             actual = subscriber;
             drain();
         }
     }
 
-    private final class EntrySubscription implements Subscription {
+    /**
+     * The consumer's subscription. {@link Scannable}: {@code RUN_STYLE} is {@code ASYNC} because entries
+     * arrive on the drain scheduler, or on a producer's thread with the immediate one, not on the
+     * thread that requests; {@code BUFFERED} counts the entries waiting for demand (pending keys and a
+     * pending relist) as of the drain loop's last pass, not operations still being integrated.
+     */
+    private final class EntrySubscription implements Subscription, Scannable {
 
+        private final CoreSubscriber<? super FifoEntry<T>> subscriber;
+
+        EntrySubscription(CoreSubscriber<? super FifoEntry<T>> subscriber) {
+            this.subscriber = subscriber;
+        }
+
+        /** Rule 3.9: {@code n <= 0} ends the FIFO with an {@link IllegalArgumentException} (see the class Javadoc). */
         @Override
         public void request(long n) {
-            if (Operators.validate(n)) {
-                Operators.addCap(REQUESTED, DeltaFifo.this, n);
-                drain();
+            if (n <= 0) {
+                if (!cancelled) {
+                    badRequest = Exceptions.nullOrNegativeRequestException(n);
+                    drain();
+                }
+                return;
             }
+            Operators.addCap(REQUESTED, DeltaFifo.this, n);
+            drain();
         }
 
         @Override
         public void cancel() {
             cancelled = true;
             drain();
+        }
+
+        @Override
+        public Object scanUnsafe(Attr key) {
+            if (key == Attr.ACTUAL) {
+                return subscriber;
+            }
+            if (key == Attr.CANCELLED) {
+                return cancelled && !done;
+            }
+            if (key == Attr.TERMINATED) {
+                return done;
+            }
+            if (key == Attr.REQUESTED_FROM_DOWNSTREAM) {
+                return requested;
+            }
+            if (key == Attr.BUFFERED) {
+                return buffered;
+            }
+            if (key == Attr.RUN_STYLE) {
+                return Attr.RunStyle.ASYNC;
+            }
+            return null;
         }
     }
 }

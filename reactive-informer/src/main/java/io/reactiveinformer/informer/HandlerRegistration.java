@@ -24,7 +24,7 @@ public final class HandlerRegistration<T extends KubernetesObject> {
     private final String name;
     private final Sinks.Empty<Void> synced = Sinks.empty();
     private final AtomicBoolean subscribed = new AtomicBoolean();
-    private final Flux<Notification<T>> notifications = new Notifications();
+    private final Notifications notifications = new Notifications();
 
     volatile SubscriberBuffer<T> buffer;
     volatile Duration resyncPeriod;
@@ -48,10 +48,14 @@ public final class HandlerRegistration<T extends KubernetesObject> {
      * what the subscriber has not requested waits in this handler's buffer (see {@link BufferPolicy}).
      * The flux completes when the informer stops (after what is pending), signals an overflow error when
      * a {@link BufferPolicy#BOUNDED} buffer is full, and ends this handler when cancelled or when the
-     * subscriber throws (logged with the informer's name).
+     * subscriber throws (logged with the informer's name). A {@code request(n)} with {@code n <= 0}
+     * ends the handler with an {@link IllegalArgumentException} (Reactive Streams rule 3.9).
+     *
+     * <p>Each call goes through {@code Flux.onAssembly}, so assembly hooks and
+     * {@code Hooks.onOperatorDebug()} see it.
      */
     public Flux<Notification<T>> notifications() {
-        return notifications;
+        return notifications.assembled();
     }
 
     /**
@@ -103,6 +107,10 @@ public final class HandlerRegistration<T extends KubernetesObject> {
     }
 
     private final class Notifications extends Flux<Notification<T>> {
+
+        Flux<Notification<T>> assembled() {
+            return onAssembly(this);
+        }
 
         @Override
         public void subscribe(CoreSubscriber<? super Notification<T>> actual) {

@@ -38,6 +38,8 @@ public final class SharedInformerFactory {
     private final InformerMetrics.Provider metrics;
     private final String namespace;
 
+    /** Guards the fields below. Private, not this factory's monitor: the factory is handed to users. */
+    private final Object lock = new Object();
     private final Map<InformerSpec<?>, SharedIndexInformer<?>> informers = new LinkedHashMap<>();
     private final Map<SharedIndexInformer<?>, Disposable> started = new LinkedHashMap<>();
     private boolean shutDown;
@@ -106,9 +108,16 @@ public final class SharedInformerFactory {
      * As {@link #informer(InformerSpec)}; a new informer's cache gets {@code indexers}, an existing one
      * gets those it lacks.
      */
+    public <T extends KubernetesObject> SharedIndexInformer<T> informer(InformerSpec<T> spec,
+                                                                        Map<String, IndexFunction<T>> indexers) {
+        synchronized (lock) {
+            return informerLocked(spec, indexers);
+        }
+    }
+
     @SuppressWarnings("unchecked")
-    public synchronized <T extends KubernetesObject> SharedIndexInformer<T> informer(InformerSpec<T> spec,
-                                                                                     Map<String, IndexFunction<T>> indexers) {
+    private <T extends KubernetesObject> SharedIndexInformer<T> informerLocked(InformerSpec<T> spec,
+                                                                               Map<String, IndexFunction<T>> indexers) {
         Objects.requireNonNull(spec, "spec");
         if (shutDown) {
             throw new IllegalStateException("the informer factory is shut down");
@@ -157,12 +166,14 @@ public final class SharedInformerFactory {
     }
 
     /** Starts every informer not started yet; idempotent. Informers created later need another call. */
-    public synchronized void start() {
-        if (shutDown) {
-            return;
-        }
-        for (SharedIndexInformer<?> informer : informers.values()) {
-            started.computeIfAbsent(informer, SharedIndexInformer::start);
+    public void start() {
+        synchronized (lock) {
+            if (shutDown) {
+                return;
+            }
+            for (SharedIndexInformer<?> informer : informers.values()) {
+                started.computeIfAbsent(informer, SharedIndexInformer::start);
+            }
         }
     }
 
@@ -172,7 +183,7 @@ public final class SharedInformerFactory {
      */
     public Mono<Void> waitForCacheSync() {
         List<Mono<Void>> waits = new ArrayList<>();
-        synchronized (this) {
+        synchronized (lock) {
             for (SharedIndexInformer<?> informer : started.keySet()) {
                 waits.add(informer.hasSynced());
             }
@@ -198,7 +209,7 @@ public final class SharedInformerFactory {
      */
     public Mono<Void> shutdown() {
         List<Disposable> stopping;
-        synchronized (this) {
+        synchronized (lock) {
             shutDown = true;
             stopping = new ArrayList<>(started.values());
         }
@@ -207,8 +218,10 @@ public final class SharedInformerFactory {
     }
 
     /** The informers created so far, in creation order. */
-    public synchronized List<SharedIndexInformer<?>> informers() {
-        return List.copyOf(informers.values());
+    public List<SharedIndexInformer<?>> informers() {
+        synchronized (lock) {
+            return List.copyOf(informers.values());
+        }
     }
 
     /** Configures a {@link SharedInformerFactory}. Not thread-safe. */

@@ -9,6 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.CoreSubscriber;
 import reactor.core.Exceptions;
+import reactor.core.Scannable;
 import reactor.core.publisher.Operators;
 import reactor.core.scheduler.Scheduler;
 
@@ -29,8 +30,20 @@ import reactor.core.scheduler.Scheduler;
  * its thread wait for the slow one's whole backlog). The subscriber is called one signal at a time,
  * possibly on a different thread of the scheduler each run (each run happens after the previous one,
  * through the counter); its failure reaches neither the informer nor other subscribers.
+ *
+ * <p><b>Rule 3.9.</b> A {@code request(n)} with {@code n <= 0} ends the subscriber with an
+ * {@link IllegalArgumentException}, as the Reactive Streams specification requires, where Reactor's
+ * own operators only log it: otherwise the handler would stay registered, buffering notifications
+ * for a subscriber that will never take them. The error is signalled by the drain task, like an
+ * overflow, so it never overlaps an {@code onNext}; if both happen, the one written last is reported.
+ *
+ * <p><b>Termination.</b> Once ended the buffer discards what it holds and ignores later offers (one
+ * may still arrive before the owner has removed it), so a finished subscriber keeps no notification.
+ *
+ * <p>{@link Scannable}: {@code RUN_STYLE} is {@code ASYNC} (signals come from the drain task on the
+ * scheduler), {@code BUFFERED} is {@link #depth()}.
  */
-final class SubscriberBuffer<T extends KubernetesObject> implements Subscription, Runnable {
+final class SubscriberBuffer<T extends KubernetesObject> implements Subscription, Runnable, Scannable {
 
     private static final Logger log = LoggerFactory.getLogger(SharedIndexInformer.class);
 
@@ -73,7 +86,10 @@ final class SubscriberBuffer<T extends KubernetesObject> implements Subscription
     private volatile boolean completing;
     private volatile Throwable error;
     private volatile int maxDepth;
-    private boolean done;
+    /** Written by the drain task, under {@code pendingLock}, when the subscriber ended. */
+    private volatile boolean done;
+    /** The subscriber was sent {@code onComplete} or {@code onError} (not just cancelled). */
+    private volatile boolean signalled;
 
     /**
      * @param scheduler  runs the drain task
@@ -94,6 +110,9 @@ final class SubscriberBuffer<T extends KubernetesObject> implements Subscription
     boolean offer(Notification<T> n) {
         int depth;
         synchronized (pendingLock) {
+            if (done) {
+                return true;
+            }
             if (!pending.offer(n)) {
                 return false;
             }
@@ -108,6 +127,9 @@ final class SubscriberBuffer<T extends KubernetesObject> implements Subscription
 
     void offerSynced() {
         synchronized (pendingLock) {
+            if (done) {
+                return;
+            }
             pending.offerSynced();
         }
         schedule();
@@ -143,12 +165,18 @@ final class SubscriberBuffer<T extends KubernetesObject> implements Subscription
         return maxDepth;
     }
 
+    /** Rule 3.9: {@code n <= 0} ends the subscriber with an {@link IllegalArgumentException} (see the class Javadoc). */
     @Override
     public void request(long n) {
-        if (Operators.validate(n)) {
-            Operators.addCap(REQUESTED, this, n);
-            schedule();
+        if (n <= 0) {
+            if (!cancelled) {
+                error = Exceptions.nullOrNegativeRequestException(n);
+                schedule();
+            }
+            return;
         }
+        Operators.addCap(REQUESTED, this, n);
+        schedule();
     }
 
     @Override
@@ -199,6 +227,7 @@ final class SubscriberBuffer<T extends KubernetesObject> implements Subscription
                 Throwable failure = error;
                 if (failure != null) {
                     terminate(failure);
+                    signalled = true;
                     actual.onError(failure);
                     return;
                 }
@@ -244,6 +273,7 @@ final class SubscriberBuffer<T extends KubernetesObject> implements Subscription
                     Exceptions.throwIfFatal(t);
                     owner.handlerFailed(notification, t);
                     terminate(t);
+                    signalled = true;
                     actual.onError(Operators.onOperatorError(this, t, notification, actual.currentContext()));
                     return;
                 }
@@ -251,6 +281,7 @@ final class SubscriberBuffer<T extends KubernetesObject> implements Subscription
             }
             if (completing && !hasPending()) {
                 terminate(null);
+                signalled = true;
                 actual.onComplete();
                 return;
             }
@@ -265,10 +296,36 @@ final class SubscriberBuffer<T extends KubernetesObject> implements Subscription
     }
 
     private void terminate(Throwable failure) {
-        done = true;
         synchronized (pendingLock) {
+            done = true;
             pending.clear();
         }
         owner.terminated(failure);
+    }
+
+    @Override
+    public Object scanUnsafe(Attr key) {
+        if (key == Attr.ACTUAL) {
+            return actual;
+        }
+        if (key == Attr.CANCELLED) {
+            return cancelled;
+        }
+        if (key == Attr.TERMINATED) {
+            return signalled;
+        }
+        if (key == Attr.REQUESTED_FROM_DOWNSTREAM) {
+            return requested;
+        }
+        if (key == Attr.BUFFERED) {
+            return depth();
+        }
+        if (key == Attr.RUN_STYLE) {
+            return Attr.RunStyle.ASYNC;
+        }
+        if (key == Attr.NAME) {
+            return informerName + "/" + name;
+        }
+        return null;
     }
 }

@@ -17,9 +17,9 @@ import reactor.core.scheduler.Scheduler;
 /**
  * The one queue implementation: client-go's dirty/processing sets, per-priority FIFOs
  * ({@link ReadyQueue}) and parked consumer demands, with the delayed items and their single timer
- * ({@link DelayTimer}) and the metrics bookkeeping ({@link ItemMetrics}), all guarded by one monitor
- * (this queue) that is only held for a few field updates. This class is the state machine that moves
- * an item between those under the monitor; the parts it uses keep no lock of their own. No consumer or
+ * ({@link DelayTimer}) and the metrics bookkeeping ({@link ItemMetrics}), all guarded by one private
+ * monitor ({@code lock}) that is only held for a few field updates. This class is the state machine
+ * that moves an item between those under the monitor; the parts it uses keep no lock of their own. No consumer or
  * rate limiter runs under the monitor: hand-offs decided under it are carried out after it is released
  * ({@link Demand#deliverAll}), and so is arming the timer. The one piece of user-supplied code that
  * does run under it is the {@link WorkQueueMetrics} recorder ({@code added}, {@code queued},
@@ -41,7 +41,14 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
     /** Null only while the metrics provider registers this queue's gauges. */
     private final ItemMetrics<T> metrics;
 
-    // guarded by this
+    /**
+     * Guards the fields below, the parts' state ({@link DelayTimer}, {@link ItemMetrics}) and the items'
+     * {@link ItemState}s. Private, not this queue's monitor: the queue is handed to users, and their
+     * {@code synchronized (queue)} must not contend with (or deadlock against) the queue's own.
+     */
+    private final Object lock = new Object();
+
+    // guarded by lock
     private final HashMap<T, ItemState<T>> states = new HashMap<>();
     private final ReadyQueue<T> ready = new ReadyQueue<>();
     private final DelayTimer<T> delays;
@@ -61,7 +68,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
         this.name = name;
         this.scheduler = scheduler;
         this.rateLimiter = rateLimiter;
-        this.delays = new DelayTimer<>(this, scheduler, this::due);
+        this.delays = new DelayTimer<>(lock, scheduler, this::due);
         this.metrics = new ItemMetrics<>(provider.register(name, this), scheduler);
     }
 
@@ -82,7 +89,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
         Objects.requireNonNull(item, "item");
         Objects.requireNonNull(priority, "priority");
         Demand<T> out;
-        synchronized (this) {
+        synchronized (lock) {
             if (shuttingDown) {
                 return;
             }
@@ -108,7 +115,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
         }
         long generation;
         long at;
-        synchronized (this) {
+        synchronized (lock) {
             if (shuttingDown) {
                 return;
             }
@@ -204,7 +211,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
         Demand<T> out;
         long next;
         long at;
-        synchronized (this) {
+        synchronized (lock) {
             delays.firedLocked(generation);
             if (shuttingDown) {
                 return;
@@ -254,7 +261,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
         Demand<T> out = null;
         T item = null;
         int priority = 0;
-        synchronized (this) {
+        synchronized (lock) {
             if (demand.isCancelled()) {
                 return;
             }
@@ -297,7 +304,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
     int next(ProcessSlot<T> slot, T finished) {
         Demand<T> out;
         int result;
-        synchronized (this) {
+        synchronized (lock) {
             if (finished != null) {
                 ItemState<T> state = states.get(finished);
                 if (state != null && state.processing) {
@@ -328,8 +335,10 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
     }
 
     /** Unparks a cancelled demand. */
-    synchronized void unpark(Demand<T> demand) {
-        waiters.remove(demand);
+    void unpark(Demand<T> demand) {
+        synchronized (lock) {
+            waiters.remove(demand);
+        }
     }
 
     /**
@@ -385,7 +394,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
     public void done(T item) {
         Objects.requireNonNull(item, "item");
         Demand<T> out;
-        synchronized (this) {
+        synchronized (lock) {
             ItemState<T> state = states.get(item);
             if (state == null || !state.processing) {
                 return;
@@ -402,7 +411,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
      */
     void release(T item) {
         Demand<T> out;
-        synchronized (this) {
+        synchronized (lock) {
             ItemState<T> state = states.get(item);
             if (state == null || !state.processing) {
                 return;
@@ -432,7 +441,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
     public void shutDown() {
         Demand<T> out;
         Disposable cancelled;
-        synchronized (this) {
+        synchronized (lock) {
             if (!shuttingDown) {
                 shuttingDown = true;
                 delays.clearLocked(state -> {
@@ -459,13 +468,17 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
     }
 
     @Override
-    public synchronized boolean isShuttingDown() {
-        return shuttingDown;
+    public boolean isShuttingDown() {
+        synchronized (lock) {
+            return shuttingDown;
+        }
     }
 
     @Override
-    public synchronized int size() {
-        return ready.size();
+    public int size() {
+        synchronized (lock) {
+            return ready.size();
+        }
     }
 
     // ---------------------------------------------------------------- gauges
@@ -476,13 +489,17 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
     }
 
     @Override
-    public synchronized double unfinishedWorkSeconds() {
-        return metrics == null ? 0 : metrics.unfinishedWorkSecondsLocked();
+    public double unfinishedWorkSeconds() {
+        synchronized (lock) {
+            return metrics == null ? 0 : metrics.unfinishedWorkSecondsLocked();
+        }
     }
 
     @Override
-    public synchronized double longestRunningProcessorSeconds() {
-        return metrics == null ? 0 : metrics.longestRunningProcessorSecondsLocked();
+    public double longestRunningProcessorSeconds() {
+        synchronized (lock) {
+            return metrics == null ? 0 : metrics.longestRunningProcessorSecondsLocked();
+        }
     }
 
     @Override

@@ -35,7 +35,7 @@ final class DelayTimer<T> {
     private Disposable timer;
 
     /**
-     * @param lock the queue's monitor, which guards this timer's state
+     * @param lock the queue's private lock, which guards this timer's state
      * @param onDue called with the generation of the arming whose time came, on a scheduler thread
      */
     DelayTimer(Object lock, Scheduler scheduler, LongConsumer onDue) {

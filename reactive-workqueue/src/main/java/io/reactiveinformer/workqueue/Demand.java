@@ -35,6 +35,11 @@ abstract class Demand<T> {
         return state == CANCELLED;
     }
 
+    /** Whether the demand was served (an item or the end); for a reused demand, until it is rearmed. */
+    final boolean isDone() {
+        return state == DONE;
+    }
+
     /** Moves a claimed demand to done; false if it was cancelled after the claim. */
     final boolean complete() {
         return STATE.compareAndSet(this, CLAIMED, DONE);

@@ -1,12 +1,17 @@
 package io.reactiveinformer.workqueue;
 
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import java.util.function.Function;
+import java.util.stream.Stream;
 import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
+import reactor.core.Exceptions;
+import reactor.core.Scannable;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Operators;
 
 /**
  * {@link WorkQueue#processWithOutcome}: {@code concurrency} worker {@link ProcessSlot slots}, each
@@ -20,6 +25,13 @@ import reactor.core.publisher.Mono;
  * thread: work that completes synchronously does not recurse, and a busy queue costs no hand-off
  * per item. Only items delivered to a parked slot go through the processor's serialized
  * hand-off loop, which keeps slots that serve each other from nesting on one stack.
+ *
+ * <p>The workers run from subscription on, whatever the demand: the Mono emits no value, so a valid
+ * {@code request(n)} is only recorded. A {@code request(n)} with {@code n <= 0} cancels the workers,
+ * as {@code cancel()} does, and signals an {@link IllegalArgumentException} (Reactive Streams rule
+ * 3.9) instead of only logging it as Reactor's operators do: the subscriber asked for something
+ * invalid, and should learn that its workers stopped. One compare-and-set decides between that error
+ * and the completion, so the subscriber gets exactly one of them.
  */
 final class ProcessMono<T> extends Mono<Void> {
 
@@ -56,7 +68,11 @@ final class ProcessMono<T> extends Mono<Void> {
         processor.start();
     }
 
-    static final class Processor<T> implements Subscription {
+    /**
+     * The subscription. {@link Scannable}: {@code RUN_STYLE} is {@code ASYNC} (completion comes on the
+     * thread of the last worker to see the end); its {@link #inners() inners} are the slots.
+     */
+    static final class Processor<T> implements Subscription, Scannable {
 
         @SuppressWarnings("rawtypes")
         private static final AtomicIntegerFieldUpdater<Processor> WIP =
@@ -65,6 +81,14 @@ final class ProcessMono<T> extends Mono<Void> {
         @SuppressWarnings("rawtypes")
         private static final AtomicIntegerFieldUpdater<Processor> REMAINING =
                 AtomicIntegerFieldUpdater.newUpdater(Processor.class, "remaining");
+
+        @SuppressWarnings("rawtypes")
+        private static final AtomicLongFieldUpdater<Processor> REQUESTED =
+                AtomicLongFieldUpdater.newUpdater(Processor.class, "requested");
+
+        @SuppressWarnings("rawtypes")
+        private static final AtomicIntegerFieldUpdater<Processor> SIGNALLED =
+                AtomicIntegerFieldUpdater.newUpdater(Processor.class, "signalled");
 
         @SuppressWarnings("rawtypes")
         private static final AtomicReferenceFieldUpdater<Processor, ProcessSlot> DELIVERED =
@@ -83,6 +107,10 @@ final class ProcessMono<T> extends Mono<Void> {
         /** Slots that have not yet seen the end of the queue. */
         volatile int remaining;
         volatile boolean cancelled;
+        /** Recorded for {@link Attr#REQUESTED_FROM_DOWNSTREAM} only: the workers do not wait for it. */
+        volatile long requested;
+        /** 1 once the subscriber was sent its one terminal signal. */
+        volatile int signalled;
 
         @SuppressWarnings("unchecked")
         Processor(
@@ -113,9 +141,21 @@ final class ProcessMono<T> extends Mono<Void> {
             }
         }
 
+        /** Rule 3.9: {@code n <= 0} cancels and signals an {@link IllegalArgumentException} (see the class Javadoc). */
         @Override
         public void request(long n) {
+            if (n <= 0) {
+                if (cancelled) {
+                    return;
+                }
+                cancel();
+                if (SIGNALLED.compareAndSet(this, 0, 1)) {
+                    actual.onError(Exceptions.nullOrNegativeRequestException(n));
+                }
+                return;
+            }
             // Mono<Void>: nothing to emit, workers run from subscription on
+            Operators.addCap(REQUESTED, this, n);
         }
 
         @Override
@@ -131,9 +171,34 @@ final class ProcessMono<T> extends Mono<Void> {
 
         /** A slot saw the end of the queue; the last one completes the subscriber. */
         void ended() {
-            if (REMAINING.decrementAndGet(this) == 0 && !cancelled) {
+            if (REMAINING.decrementAndGet(this) == 0 && !cancelled && SIGNALLED.compareAndSet(this, 0, 1)) {
                 actual.onComplete();
             }
+        }
+
+        @Override
+        public Object scanUnsafe(Attr key) {
+            if (key == Attr.ACTUAL) {
+                return actual;
+            }
+            if (key == Attr.CANCELLED) {
+                return cancelled && signalled == 0;
+            }
+            if (key == Attr.TERMINATED) {
+                return signalled == 1;
+            }
+            if (key == Attr.REQUESTED_FROM_DOWNSTREAM) {
+                return requested;
+            }
+            if (key == Attr.RUN_STYLE) {
+                return Attr.RunStyle.ASYNC;
+            }
+            return null;
+        }
+
+        @Override
+        public Stream<? extends Scannable> inners() {
+            return Stream.of(slots);
         }
 
         /**

@@ -7,6 +7,7 @@ import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
 import reactor.core.Exceptions;
+import reactor.core.Scannable;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Operators;
 import reactor.util.context.Context;
@@ -19,8 +20,11 @@ import reactor.util.context.Context;
  * <p>It runs on the thread that hands it an item (see {@link ProcessMono} for the loops) and on the
  * threads that signal its work's end or cancel it; the atomic {@link #settle} and {@link #phase}
  * decide between them.
+ *
+ * <p>{@link Scannable} as an inner subscriber: its {@code PARENT} is the subscription of the work it
+ * runs or last ran, its {@code ACTUAL} the {@link ProcessMono.Processor}.
  */
-final class ProcessSlot<T> extends Demand<T> implements CoreSubscriber<Object> {
+final class ProcessSlot<T> extends Demand<T> implements CoreSubscriber<Object>, Scannable {
 
     @SuppressWarnings("rawtypes")
     private static final AtomicReferenceFieldUpdater<ProcessSlot, Subscription> UPSTREAM =
@@ -205,6 +209,20 @@ final class ProcessSlot<T> extends Demand<T> implements CoreSubscriber<Object> {
             }
         }
         // CLAIMED: the delivery sees the cancellation and gives the item back
+    }
+
+    @Override
+    public Object scanUnsafe(Attr key) {
+        if (key == Attr.PARENT) {
+            return upstream;
+        }
+        if (key == Attr.ACTUAL) {
+            return processor;
+        }
+        if (key == Attr.CANCELLED) {
+            return isCancelled();
+        }
+        return null;
     }
 
     // ------------------------------------------------------------ as the work's subscriber

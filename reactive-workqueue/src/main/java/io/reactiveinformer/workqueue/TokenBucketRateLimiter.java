@@ -12,8 +12,10 @@ final class TokenBucketRateLimiter<T> implements RateLimiter<T> {
 
     private final long nanosPerToken;
     private final long capacityNanos;
+    /** Private, not this limiter's monitor: the limiter is handed to users. */
+    private final Object lock = new Object();
 
-    // guarded by this
+    // guarded by lock
     private long contentNanos;
     private long lastNanos;
     private boolean started;
@@ -31,16 +33,18 @@ final class TokenBucketRateLimiter<T> implements RateLimiter<T> {
     }
 
     @Override
-    public synchronized Duration when(T item, long nowNanos) {
-        if (started) {
-            long elapsed = Math.max(0, nowNanos - lastNanos);
-            long refilled = contentNanos + elapsed;
-            contentNanos = (refilled < contentNanos || refilled > capacityNanos) ? capacityNanos : refilled;
+    public Duration when(T item, long nowNanos) {
+        synchronized (lock) {
+            if (started) {
+                long elapsed = Math.max(0, nowNanos - lastNanos);
+                long refilled = contentNanos + elapsed;
+                contentNanos = (refilled < contentNanos || refilled > capacityNanos) ? capacityNanos : refilled;
+            }
+            started = true;
+            lastNanos = nowNanos;
+            contentNanos -= nanosPerToken;
+            return contentNanos >= 0 ? Duration.ZERO : Duration.ofNanos(-contentNanos);
         }
-        started = true;
-        lastNanos = nowNanos;
-        contentNanos -= nanosPerToken;
-        return contentNanos >= 0 ? Duration.ZERO : Duration.ofNanos(-contentNanos);
     }
 
     @Override
