@@ -2,7 +2,6 @@ package io.reactiveinformer.client;
 
 import io.kubernetes.client.common.KubernetesObject;
 import io.netty.handler.codec.http.HttpMethod;
-import io.netty.handler.codec.http.QueryStringEncoder;
 import io.reactiveinformer.api.DeleteOptions;
 import io.reactiveinformer.api.KubernetesApiException;
 import io.reactiveinformer.api.ListOptions;
@@ -15,9 +14,6 @@ import io.reactiveinformer.api.WatchEvent;
 import io.reactiveinformer.api.WatchOptions;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import reactor.core.publisher.Flux;
@@ -69,6 +65,7 @@ public final class ResourceClient<T extends KubernetesObject> {
     private final boolean dryRun;
     /** The deadline of each request but watches; {@code null}: the configuration's. */
     private final Duration timeout;
+    private final ResourceRequests requests;
 
     ResourceClient(HttpTransport transport, ResourceType<T> type, String namespace, String labelSelector,
                    String fieldSelector) {
@@ -84,6 +81,7 @@ public final class ResourceClient<T extends KubernetesObject> {
         this.fieldSelector = fieldSelector;
         this.dryRun = dryRun;
         this.timeout = timeout;
+        this.requests = new ResourceRequests(type, labelSelector, fieldSelector, dryRun);
         transport.json().prepare(type.type());
     }
 
@@ -151,17 +149,7 @@ public final class ResourceClient<T extends KubernetesObject> {
 
     /** One page. */
     public Mono<ObjectList<T>> list(ListOptions options) {
-        QueryStringEncoder query = new QueryStringEncoder(collectionPath(namespace));
-        addSelectors(query, options.labelSelector(), options.fieldSelector());
-        if (options.limit() != null && options.limit() > 0) {
-            query.addParam("limit", options.limit().toString());
-        }
-        addIfPresent(query, "continue", options.continueToken());
-        if (options.resourceVersion() != null) {
-            query.addParam("resourceVersion", options.resourceVersion());
-        }
-        addIfPresent(query, "resourceVersionMatch", options.resourceVersionMatch());
-        String path = query.toString();
+        String path = requests.list(namespace, options);
         return transport.exchangeOne(HttpMethod.GET, path, null, null, accept(ACCEPT_METADATA_LIST), timeout, (response, body) -> {
             ObjectListDecoder<T> decoder = new ObjectListDecoder<>(transport.json(), type.type(), "GET " + path);
             return body.doOnNext(buf -> decoder.feed(HttpTransport.nio(buf))).then(Mono.fromCallable(decoder::end)).flux();
@@ -182,23 +170,7 @@ public final class ResourceClient<T extends KubernetesObject> {
      * dead connection can never hang a watch. Without it, the stream has no client-side deadline.
      */
     public Flux<WatchEvent<T>> watch(WatchOptions options) {
-        QueryStringEncoder query = new QueryStringEncoder(collectionPath(namespace));
-        query.addParam("watch", "true");
-        addSelectors(query, options.labelSelector(), options.fieldSelector());
-        if (options.resourceVersion() != null && !options.resourceVersion().isEmpty()) {
-            query.addParam("resourceVersion", options.resourceVersion());
-        }
-        addIfPresent(query, "resourceVersionMatch", options.resourceVersionMatch());
-        if (options.allowBookmarks()) {
-            query.addParam("allowWatchBookmarks", "true");
-        }
-        if (options.sendInitialEvents()) {
-            query.addParam("sendInitialEvents", "true");
-        }
-        if (options.timeoutSeconds() != null) {
-            query.addParam("timeoutSeconds", options.timeoutSeconds().toString());
-        }
-        String path = query.toString();
+        String path = requests.watch(namespace, options);
         Flux<WatchEvent<T>> events = transport.exchange(HttpMethod.GET, path, null, null, accept(ACCEPT_METADATA), (response, body) -> {
             WatchEventDecoder<T> decoder = new WatchEventDecoder<>(transport.json(), type.type(), "GET " + path);
             // decode inside onNext (the buffer is released when it returns); queue only decoded events
@@ -223,23 +195,23 @@ public final class ResourceClient<T extends KubernetesObject> {
 
     /** The object named {@code name} in this handle's namespace. */
     public Mono<T> get(String name) {
-        return single(HttpMethod.GET, objectPath(namespaceForName(), name, null), null, null);
+        return single(HttpMethod.GET, requests.object(namespaceForName(), name), null, null);
     }
 
     /** Creates {@code object} in its own namespace, or this handle's if it has none. */
     public Mono<T> create(T object) {
-        return single(HttpMethod.POST, write(collectionPath(namespaceOf(object))), encode(object), "application/json");
+        return single(HttpMethod.POST, requests.create(namespaceOf(object)), encode(object), "application/json");
     }
 
     /** Replaces the object (optimistic concurrency: a stale {@code resourceVersion} gives a Conflict). */
     public Mono<T> replace(T object) {
-        return single(HttpMethod.PUT, write(objectPath(namespaceOf(object), nameOf(object), null)), encode(object),
+        return single(HttpMethod.PUT, requests.replace(namespaceOf(object), nameOf(object), null), encode(object),
                 "application/json");
     }
 
     /** Replaces the object's status through the {@code status} subresource. */
     public Mono<T> replaceStatus(T object) {
-        return single(HttpMethod.PUT, write(objectPath(namespaceOf(object), nameOf(object), "status")), encode(object),
+        return single(HttpMethod.PUT, requests.replace(namespaceOf(object), nameOf(object), "status"), encode(object),
                 "application/json");
     }
 
@@ -275,7 +247,7 @@ public final class ResourceClient<T extends KubernetesObject> {
      * A failed precondition fails with a {@link KubernetesApiException.Conflict}.
      */
     public Mono<Void> delete(String name, DeleteOptions options) {
-        return deleteRequest(objectPath(namespaceForName(), name, null), options);
+        return deleteRequest(requests.object(namespaceForName(), name), options);
     }
 
     /**
@@ -283,50 +255,14 @@ public final class ResourceClient<T extends KubernetesObject> {
      * field selectors, each as {@link #delete(String, DeleteOptions)} would.
      */
     public Mono<Void> deleteCollection(DeleteOptions options) {
-        QueryStringEncoder query = new QueryStringEncoder(collectionPath(namespace));
-        addSelectors(query, null, null);
-        return deleteRequest(query.toString(), options);
+        return deleteRequest(requests.deleteCollection(namespace), options);
     }
 
-    /** With a body, the server ignores a DELETE's query parameters: everything, dryRun included, goes in the body. */
+    /** The options go in the body (see {@link ResourceRequests#deleteOptions}). */
     private Mono<Void> deleteRequest(String path, DeleteOptions options) {
-        byte[] body = transport.json().encode(deleteOptionsBody(options, dryRun));
+        byte[] body = transport.json().encode(requests.deleteOptions(options));
         return transport.exchangeOne(HttpMethod.DELETE, path, body, "application/json", accept(ACCEPT_METADATA), timeout,
                 (response, content) -> content.then().flux()).then();
-    }
-
-    private static Map<String, Object> deleteOptionsBody(DeleteOptions options, boolean dryRun) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("kind", "DeleteOptions");
-        body.put("apiVersion", "v1");
-        if (options.uid() != null || options.resourceVersion() != null) {
-            Map<String, String> preconditions = new LinkedHashMap<>();
-            if (options.uid() != null) {
-                preconditions.put("uid", options.uid());
-            }
-            if (options.resourceVersion() != null) {
-                preconditions.put("resourceVersion", options.resourceVersion());
-            }
-            body.put("preconditions", preconditions);
-        }
-        if (options.propagationPolicy() != null) {
-            body.put("propagationPolicy", options.propagationPolicy().wireName());
-        }
-        if (options.gracePeriodSeconds() != null) {
-            body.put("gracePeriodSeconds", options.gracePeriodSeconds());
-        }
-        if (dryRun) {
-            body.put("dryRun", List.of("All"));
-        }
-        return body;
-    }
-
-    /** {@code path} with {@code dryRun=All} when this handle's writes are dry runs. */
-    private String write(String path) {
-        if (!dryRun) {
-            return path;
-        }
-        return path + (path.contains("?") ? "&" : "?") + "dryRun=All";
     }
 
     private Mono<T> patch(String name, String subresource, PatchType patchType, String body, String fieldManager,
@@ -336,17 +272,8 @@ public final class ResourceClient<T extends KubernetesObject> {
 
     private Mono<T> patch(String name, String subresource, PatchType patchType, String body, String fieldManager,
                           boolean force, String ns) {
-        QueryStringEncoder query = new QueryStringEncoder(objectPath(ns, name, subresource));
-        if (fieldManager != null) {
-            query.addParam("fieldManager", fieldManager);
-        }
-        if (force) {
-            query.addParam("force", "true");
-        }
-        if (dryRun) {
-            query.addParam("dryRun", "All");
-        }
-        return single(HttpMethod.PATCH, query.toString(), body.getBytes(StandardCharsets.UTF_8), patchType.contentType());
+        return single(HttpMethod.PATCH, requests.patch(ns, name, subresource, fieldManager, force),
+                body.getBytes(StandardCharsets.UTF_8), patchType.contentType());
     }
 
     private Mono<T> single(HttpMethod method, String path, byte[] body, String contentType) {
@@ -367,19 +294,6 @@ public final class ResourceClient<T extends KubernetesObject> {
                     + " cannot send whole objects; patch or delete, or use the full resource");
         }
         return transport.json().encode(object);
-    }
-
-    private String collectionPath(String ns) {
-        // the URL layout is the client's business, not the resource type's
-        String base = type.group().isEmpty()
-                ? "/api/" + type.version()
-                : "/apis/" + type.group() + "/" + type.version();
-        return ns == null ? base + "/" + type.plural() : base + "/namespaces/" + segment(ns) + "/" + type.plural();
-    }
-
-    private String objectPath(String ns, String name, String subresource) {
-        String path = collectionPath(ns) + "/" + segment(Objects.requireNonNull(name, "name"));
-        return subresource == null ? path : path + "/" + subresource;
     }
 
     private String namespaceForName() {
@@ -403,31 +317,6 @@ public final class ResourceClient<T extends KubernetesObject> {
             throw new IllegalArgumentException("the object has no metadata.name");
         }
         return object.getMetadata().getName();
-    }
-
-    private void addSelectors(QueryStringEncoder query, String label, String field) {
-        addIfPresent(query, "labelSelector", and(labelSelector, label));
-        addIfPresent(query, "fieldSelector", and(fieldSelector, field));
-    }
-
-    private static String and(String a, String b) {
-        boolean hasA = a != null && !a.isEmpty();
-        boolean hasB = b != null && !b.isEmpty();
-        return hasA && hasB ? a + "," + b : hasA ? a : hasB ? b : null;
-    }
-
-    private static void addIfPresent(QueryStringEncoder query, String name, String value) {
-        if (value != null && !value.isEmpty()) {
-            query.addParam(name, value);
-        }
-    }
-
-    /** Names and namespaces are DNS labels/subdomains; anything else would be a caller bug, so refuse it. */
-    private static String segment(String value) {
-        if (value.isEmpty() || value.contains("/") || value.contains("?") || value.contains("%") || value.contains("#")) {
-            throw new IllegalArgumentException("not a valid name or namespace: \"" + value + "\"");
-        }
-        return value;
     }
 
     @Override

@@ -1,26 +1,22 @@
 package io.reactiveinformer.informer;
 
 import io.kubernetes.client.common.KubernetesObject;
-import io.reactiveinformer.api.WatchEvent;
 import io.reactiveinformer.cache.ConcurrentIndexer;
 import io.reactiveinformer.cache.IndexFunction;
 import io.reactiveinformer.cache.Indexer;
 import io.reactiveinformer.cache.Lister;
 import io.reactiveinformer.watch.ListerWatcher;
 import io.reactiveinformer.watch.Reflector;
-import io.reactiveinformer.watch.ReflectorEvent;
 import io.reactiveinformer.watch.ReflectorOptions;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.reactivestreams.Subscription;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.CoreSubscriber;
 import reactor.core.Disposable;
 import reactor.core.Disposables;
-import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
@@ -75,6 +71,16 @@ import reactor.core.scheduler.Schedulers;
  * resync of every cached object; the resulting updates (and those of a relist that found an object at
  * the same resourceVersion) carry {@link Notification.Updated#isResync()} and go only to those handlers.
  *
+ * <h2>Structure</h2>
+ * This class is the public facade and its {@link Builder}: it wires the parts, each with one job, and
+ * owns the lifecycle. {@link ReflectorFeed} pushes the reflector's events into the FIFO,
+ * {@link ApplyLoop} applies the FIFO to the cache and hands the notifications to the
+ * {@link SharedProcessor} (the handlers and the seam), {@link HandlerSubscriptions} turns a subscription
+ * into a handler with its {@link SubscriberBuffer}, {@link ResyncSchedule} decides which handlers are
+ * due for a resync, and {@link InformerState} holds the lifecycle, sync and health state. It stays above
+ * 400 lines only for its Javadoc (the threading contract users rely on) and the nested public
+ * {@code Builder}, which the public API fixes in place.
+ *
  * @param <T> the object type
  */
 public final class SharedIndexInformer<T extends KubernetesObject> {
@@ -84,21 +90,17 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
     private final String name;
     private final InformerSpec<T> spec;
     private final Reflector<T> reflector;
-    private final Scheduler scheduler;
-    private final Scheduler deliveryScheduler;
-    private final Scheduler blockingScheduler;
     private final ConcurrentIndexer<T> indexer;
     private final Lister<T> lister;
     private final DeltaFifo<T> fifo;
-    private final DeltaApplier<T> applier;
-    private final InformerMetrics metrics;
     private final InformerState state;
     private final UserCode userCode;
     private final SharedProcessor<T> processor = new SharedProcessor<>();
-    private final AtomicInteger handlersCreated = new AtomicInteger();
-
     private final ResyncSchedule<T> resync;
-    private volatile String lastSyncResourceVersion = "";
+    private final ApplyLoop<T> applyLoop;
+    private final ReflectorFeed<T> feed;
+    private final HandlerSubscriptions<T> subscriptions;
+    private final AtomicInteger handlersCreated = new AtomicInteger();
 
     private final Disposable.Composite running = Disposables.composite();
     private final Disposable lifecycle = new Lifecycle();
@@ -106,9 +108,8 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
     private SharedIndexInformer(Builder<T> builder) {
         this.spec = builder.spec;
         this.name = builder.name != null ? builder.name : spec.displayName();
-        this.scheduler = builder.scheduler;
-        this.deliveryScheduler = builder.deliveryScheduler();
-        this.blockingScheduler = builder.blockingScheduler;
+        Scheduler scheduler = builder.scheduler;
+        Scheduler deliveryScheduler = builder.deliveryScheduler();
         this.state = new InformerState(name, scheduler, builder.syncFailureThreshold);
         this.userCode = new UserCode(name, state);
         this.indexer = new ConcurrentIndexer<>(builder.indexers, userCode.indexFailures());
@@ -116,14 +117,17 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         // The apply loop shares the subscribers' work-stealing scheduler: behind a relist being applied on one
         // thread, other informers' entries and subscribers run on the others.
         this.fifo = new DeltaFifo<>(indexer, userCode.guard(spec.transform()), deliveryScheduler, userCode.unkeyable());
-        this.applier = new DeltaApplier<>(indexer);
         this.resync = new ResyncSchedule<>(name, scheduler, builder.resyncPeriod);
         this.reflector = Reflector.builder(builder.listerWatcher)
                 .name(name)
                 .options(builder.reflectorOptions.withSelectors(spec.labelSelector(), spec.fieldSelector()))
                 .scheduler(scheduler)
                 .build();
-        this.metrics = userCode.guard(registerMetrics(builder.metrics));
+        InformerMetrics metrics = userCode.guard(registerMetrics(builder.metrics));
+        this.applyLoop = new ApplyLoop<>(name, indexer, new DeltaApplier<>(indexer), processor, resync, state, this::stop);
+        this.feed = new ReflectorFeed<>(name, fifo, metrics, state);
+        this.subscriptions = new HandlerSubscriptions<>(name, deliveryScheduler, builder.blockingScheduler, processor,
+                indexer, state, resync, userCode, metrics);
     }
 
     /**
@@ -165,10 +169,9 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         if (!first[0]) {
             return lifecycle;
         }
-        ApplyLoop applyLoop = new ApplyLoop();
         running.add(applyLoop);
         fifo.entries().subscribe(applyLoop);
-        running.add(reflector.events().subscribe(this::onReflectorEvent, this::reflectorFailed, this::reflectorEnded));
+        running.add(feed.start(reflector.events(), this::stop));
         running.add(resync.start(processor::handlers, fifo::resync));
         log.debug("{}: started (resync check every {})", name, resync.checkPeriod());
         return lifecycle;
@@ -181,18 +184,6 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         running.dispose();
         processor.close();
         log.debug("{}: stopped", name);
-    }
-
-    private void reflectorFailed(Throwable error) {
-        log.error("{}: the reflector failed; the informer stops (its cache no longer follows the server)", name, error);
-        stop(error);
-    }
-
-    private void reflectorEnded() {
-        if (!state.isStopped()) {
-            log.error("{}: the reflector ended; the informer stops (its cache no longer follows the server)", name);
-            stop(new IllegalStateException("the reflector's stream ended"));
-        }
     }
 
     /** Whether {@link #start()} was called. */
@@ -262,7 +253,7 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
      * received; {@code ""} before the first list.
      */
     public String lastSyncResourceVersion() {
-        return lastSyncResourceVersion;
+        return feed.lastSyncResourceVersion();
     }
 
     // ---- cache
@@ -306,41 +297,7 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
     }
 
     void activate(HandlerRegistration<T> handler, CoreSubscriber<? super Notification<T>> actual) {
-        SubscriberOptions options = handler.options();
-        Runnable[] unobserve = new Runnable[1];
-        SubscriberBuffer<T> buffer = new SubscriberBuffer<>(name, handler.name(), PendingNotifications.of(options),
-                options.blockingHandler() ? blockingScheduler : deliveryScheduler, options.syncMarker(),
-                new SubscriberBuffer.Owner() {
-                    @Override
-                    public void synced() {
-                        handler.markSynced();
-                    }
-
-                    @Override
-                    public void terminated(Throwable error) {
-                        processor.remove(handler);
-                        if (unobserve[0] != null) {
-                            unobserve[0].run();
-                        }
-                        handler.ended(error);
-                    }
-
-                    @Override
-                    public void handlerFailed(Notification<?> notification, Throwable error) {
-                        userCode.failed(UserCodeError.Stage.HANDLER, notification.key(), handler.name(), error);
-                    }
-                }, actual);
-        handler.buffer = buffer;
-        boolean joined = processor.add(handler, indexer::list, state::isSynced,
-                () -> resync.join(handler, state.isStarted()));
-        unobserve[0] = metrics.subscriberAdded(handler.name(), buffer::depth);
-        actual.onSubscribe(buffer);
-        if (!joined) {
-            buffer.overflow(options.capacity());
-        } else if (processor.isClosed()) {
-            buffer.complete();
-        }
-        buffer.start();
+        subscriptions.activate(handler, actual);
     }
 
     /**
@@ -349,74 +306,6 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
      */
     public int handlerCount() {
         return processor.handlers().length;
-    }
-
-    // ---- reflector → FIFO (on the reflector's thread)
-
-    private void onReflectorEvent(ReflectorEvent<T> event) {
-        if (event instanceof ReflectorEvent.Listed<T> listed) {
-            metrics.relisted(listed.items().size());
-            fifo.replace(listed.items(), listed.resourceVersion());
-        } else if (event instanceof ReflectorEvent.Applied<T> applied) {
-            metrics.event(applied.type());
-            if (applied.type() == WatchEvent.Type.ADDED) {
-                fifo.add(applied.object());
-            } else {
-                fifo.update(applied.object());
-            }
-        } else if (event instanceof ReflectorEvent.Deleted<T> deleted) {
-            metrics.event(WatchEvent.Type.DELETED);
-            fifo.delete(deleted.object());
-        } else if (event instanceof ReflectorEvent.Bookmark<T>) {
-            metrics.event(WatchEvent.Type.BOOKMARK);
-        } else {
-            ReflectorEvent.Failed<T> failed = (ReflectorEvent.Failed<T>) event;
-            metrics.restarted(failed.error());
-            state.failed(failed.error(), failed.consecutiveFailures());
-            return;
-        }
-        String resourceVersion = event.resourceVersion();
-        if (resourceVersion != null && !resourceVersion.isEmpty()) {
-            lastSyncResourceVersion = resourceVersion;
-        }
-        state.caughtUp();
-    }
-
-    // ---- FIFO → cache → handlers (the apply loop, on the scheduler)
-
-    private void apply(FifoEntry<T> entry) {
-        boolean becomesSynced = entry instanceof FifoEntry.Replace<T> replace && replace.initial() && !state.isSynced();
-        processor.applyAndDistribute(() -> applier.apply(entry), resync.due(), becomesSynced ? state::markSynced : null);
-        if (becomesSynced) {
-            log.debug("{}: synced with {} objects", name, indexer.size());
-            state.announceSynced();
-        }
-    }
-
-    /** Drains the FIFO one entry at a time, so that what is still queued keeps coalescing. */
-    private final class ApplyLoop extends BaseSubscriber<FifoEntry<T>> {
-
-        @Override
-        protected void hookOnSubscribe(Subscription subscription) {
-            request(1);
-        }
-
-        @Override
-        protected void hookOnNext(FifoEntry<T> entry) {
-            try {
-                apply(entry);
-            } catch (RuntimeException e) {
-                String what = entry instanceof FifoEntry.Deltas<T> d ? "the deltas of " + d.key() : "a relist";
-                log.error("{}: failed to apply {}; skipping it", name, what, e);
-            }
-            request(1);
-        }
-
-        @Override
-        protected void hookOnError(Throwable error) {
-            log.error("{}: the apply loop failed; the informer stops (its cache no longer changes)", name, error);
-            stop(error);
-        }
     }
 
     private final class Lifecycle implements Disposable {

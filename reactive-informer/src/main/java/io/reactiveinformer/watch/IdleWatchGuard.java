@@ -1,0 +1,47 @@
+package io.reactiveinformer.watch;
+
+import io.kubernetes.client.common.KubernetesObject;
+import io.reactiveinformer.api.WatchEvent;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+
+/**
+ * Fails a watch with {@link ReflectorException.Reason#WATCH_IDLE} once no event arrived for the idle
+ * timeout. Rather than rescheduling a timer on every event (the cost of {@code Flux.timeout}), each
+ * event only records its time, and one timer at a time checks it: about one timer per idle period.
+ *
+ * <p><b>Threading.</b> The watch's signals write the time of the last event; the timer reads it on a
+ * worker of the scheduler; both fields are volatile.
+ */
+final class IdleWatchGuard {
+
+    private volatile long lastEventMillis;
+    private volatile boolean expired;
+
+    private IdleWatchGuard(long startedMillis) {
+        this.lastEventMillis = startedMillis;
+    }
+
+    static <T extends KubernetesObject> Flux<WatchEvent<T>> guard(Flux<WatchEvent<T>> watch, Duration idleTimeout,
+                                                                  Scheduler scheduler) {
+        long idleMillis = idleTimeout.toMillis();
+        return Flux.defer(() -> {
+            IdleWatchGuard watchdog = new IdleWatchGuard(scheduler.now(TimeUnit.MILLISECONDS));
+            Mono<Long> expired = Mono.defer(() -> {
+                long remaining = watchdog.lastEventMillis + idleMillis - scheduler.now(TimeUnit.MILLISECONDS);
+                return remaining <= 0 ? Mono.just(remaining)
+                        : Mono.delay(Duration.ofMillis(remaining), scheduler).then(Mono.<Long>empty());
+            }).repeatWhenEmpty(checks -> checks).doOnNext(ignored -> watchdog.expired = true);
+            return watch.doOnNext(event -> watchdog.lastEventMillis = scheduler.now(TimeUnit.MILLISECONDS))
+                    .takeUntilOther(expired)
+                    .concatWith(Flux.defer(() -> watchdog.expired
+                            ? Flux.error(new ReflectorException(ReflectorException.Reason.WATCH_IDLE,
+                                    "no watch event or bookmark for " + idleTimeout
+                                            + "; presuming the connection dead", null))
+                            : Flux.empty()));
+        });
+    }
+}
