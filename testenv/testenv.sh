@@ -54,10 +54,16 @@ log_tail() { # log_tail FILE
 }
 
 # A process that has exited but is not reaped yet (a zombie) counts as gone: kill -0 still succeeds on it.
-running() { # running PID
-  local state
+running() { # running PID: true while any thread of the process is alive
+  local state threads
   state="$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" || return 1
-  [[ -n "$state" && "$state" != Z ]]
+  [[ -n "$state" ]] || return 1
+  [[ "$state" != Z ]] && return 0
+  # A killed multi-threaded process (kube-apiserver, etcd) shows its main thread as a zombie while its
+  # other threads are still exiting, and they still hold its sockets: a restart then fails with "address
+  # already in use". Gone means no thread left but the zombie main thread.
+  threads="$(ls "/proc/$1/task" 2>/dev/null | wc -l)"
+  (( threads > 1 ))
 }
 
 alive() { [[ -f "$1" ]] && running "$(cat "$1")"; }
