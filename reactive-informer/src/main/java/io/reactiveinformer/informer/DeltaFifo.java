@@ -5,7 +5,6 @@ import io.reactiveinformer.cache.Indexer;
 import io.reactiveinformer.cache.ObjectKeys;
 import io.kubernetes.client.common.KubernetesObject;
 import java.util.Collections;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -75,6 +74,12 @@ import reactor.util.concurrent.Queues;
  * drain loop, so it never overlaps an {@code onNext}; Reactor's own operators only log such a request,
  * but here it can only be a bug in the consumer, which would otherwise wait forever for entries.
  *
+ * <p><b>Structure.</b> The keyed state and its rules are {@link KeyedDeltaQueue} (single-threaded, no
+ * Reactor); this class is the concurrency shell around it: the multi-producer operation queue, the
+ * work-in-progress drain loop and the one subscription, a single state machine whose fields
+ * ({@code wip}, {@code requested}, {@code cancelled}, {@code done}, {@code badRequest}) are read
+ * together in every pass, which is why they stay in one class.
+ *
  * @param <T> the object type
  */
 final class DeltaFifo<T extends KubernetesObject> {
@@ -97,7 +102,6 @@ final class DeltaFifo<T extends KubernetesObject> {
     /** How long one run of the drain loop may deliver before it yields the scheduler's thread. */
     private static final long SLICE_NANOS = 1_000_000;
 
-    private final Indexer<T> knownObjects;
     private final UnaryOperator<T> transform;
     private final Scheduler drainScheduler;
     private final Consumer<RuntimeException> onUnkeyable;
@@ -133,8 +137,7 @@ final class DeltaFifo<T extends KubernetesObject> {
     private volatile boolean done;
 
     // Confined to the thread running the drain loop (handed over through WIP).
-    private final LinkedHashMap<String, PendingDeltas<T>> pending = new LinkedHashMap<>();
-    private ReplaceOp<T> pendingReplace;
+    private final KeyedDeltaQueue<T> queue;
     private boolean populated;
     private boolean closed;
 
@@ -167,7 +170,7 @@ final class DeltaFifo<T extends KubernetesObject> {
      */
     public DeltaFifo(Indexer<T> knownObjects, UnaryOperator<T> transform, Scheduler drainScheduler,
                      Consumer<RuntimeException> onUnkeyable) {
-        this.knownObjects = Objects.requireNonNull(knownObjects, "knownObjects");
+        this.queue = new KeyedDeltaQueue<>(Objects.requireNonNull(knownObjects, "knownObjects"));
         this.transform = Objects.requireNonNull(transform, "transform");
         this.drainScheduler = Objects.requireNonNull(drainScheduler, "drainScheduler");
         this.onUnkeyable = Objects.requireNonNull(onUnkeyable, "onUnkeyable");
@@ -276,20 +279,18 @@ final class DeltaFifo<T extends KubernetesObject> {
             if (invalidRequest != null && a != null && !cancelled && !done) {
                 cancelled = true;
                 done = true;
-                pending.clear();
-                pendingReplace = null;
+                queue.clear();
                 buffered = 0;
                 a.onError(invalidRequest);
             } else if (cancelled) {
-                pending.clear();
-                pendingReplace = null;
+                queue.clear();
             } else if (a != null && !done) {
                 long r = requested;
                 long e = 0;
                 boolean yield = false;
                 while (e != r && !cancelled) {
                     integrate();
-                    FifoEntry<T> entry = poll();
+                    FifoEntry<T> entry = queue.poll(!synced);
                     if (entry == null) {
                         break;
                     }
@@ -302,7 +303,7 @@ final class DeltaFifo<T extends KubernetesObject> {
                         break;
                     }
                 }
-                if (closed && !cancelled && pendingReplace == null && pending.isEmpty()) {
+                if (closed && !cancelled && queue.isEmpty()) {
                     done = true;
                     a.onComplete();
                 }
@@ -310,22 +311,18 @@ final class DeltaFifo<T extends KubernetesObject> {
                     Operators.produced(REQUESTED, this, e);
                 }
                 if (yield && !done) {
-                    buffered = bufferedNow();
+                    buffered = queue.size();
                     // WIP stays above zero, so no producer schedules a second loop meanwhile.
                     scheduleDrain();
                     return;
                 }
             }
-            buffered = bufferedNow();
+            buffered = queue.size();
             missed = WIP.addAndGet(this, -missed);
             if (missed == 0) {
                 return;
             }
         }
-    }
-
-    private int bufferedNow() {
-        return pending.size() + (pendingReplace != null ? 1 : 0);
     }
 
     private void integrate() {
@@ -336,13 +333,12 @@ final class DeltaFifo<T extends KubernetesObject> {
             }
             if (op instanceof KeyOp<T> keyOp) {
                 markPopulated(false);
-                integrate(keyOp.key(), keyOp.delta());
+                queue.add(keyOp.key(), keyOp.delta());
             } else if (op instanceof ReplaceOp<T> replaceOp) {
                 markPopulated(true);
-                pending.clear();
-                pendingReplace = replaceOp;
+                queue.replace(replaceOp.items(), replaceOp.resourceVersion());
             } else if (op instanceof ResyncOp) {
-                resyncIdleKeys();
+                queue.resync();
             } else {
                 closed = true;
             }
@@ -356,53 +352,6 @@ final class DeltaFifo<T extends KubernetesObject> {
                 synced = true;
             }
         }
-    }
-
-    private void integrate(String key, Delta<T> delta) {
-        PendingDeltas<T> deltas = pending.get(key);
-        if (deltas == null) {
-            if (delta.type() == DeltaType.DELETED && !known(key)) {
-                return;
-            }
-            deltas = new PendingDeltas<>();
-            pending.put(key, deltas);
-        }
-        deltas.append(delta);
-    }
-
-    /** Whether the key exists in the state the cache will have once what is pending is applied. */
-    private boolean known(String key) {
-        return pendingReplace != null ? pendingReplace.items().containsKey(key) : knownObjects.containsKey(key);
-    }
-
-    private void resyncIdleKeys() {
-        if (pendingReplace != null) {
-            return;
-        }
-        for (String key : knownObjects.listKeys()) {
-            if (!pending.containsKey(key)) {
-                knownObjects.getByKey(key).ifPresent(object -> {
-                    PendingDeltas<T> deltas = new PendingDeltas<>();
-                    deltas.append(Delta.of(DeltaType.SYNC, object));
-                    pending.put(key, deltas);
-                });
-            }
-        }
-    }
-
-    private FifoEntry<T> poll() {
-        if (pendingReplace != null) {
-            ReplaceOp<T> replace = pendingReplace;
-            pendingReplace = null;
-            return new FifoEntry.Replace<>(replace.items(), replace.resourceVersion(), !synced);
-        }
-        Iterator<Map.Entry<String, PendingDeltas<T>>> first = pending.entrySet().iterator();
-        if (!first.hasNext()) {
-            return null;
-        }
-        Map.Entry<String, PendingDeltas<T>> next = first.next();
-        first.remove();
-        return new FifoEntry.Deltas<>(next.getKey(), next.getValue().toList());
     }
 
     private boolean deliver(CoreSubscriber<? super FifoEntry<T>> a, FifoEntry<T> entry) {

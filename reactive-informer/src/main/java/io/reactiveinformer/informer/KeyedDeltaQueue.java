@@ -1,0 +1,107 @@
+package io.reactiveinformer.informer;
+
+import io.kubernetes.client.common.KubernetesObject;
+import io.reactiveinformer.cache.Indexer;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The keyed state of a {@link DeltaFifo}, without its concurrency: pending deltas per key in the order
+ * keys first became pending, a pending relist that supersedes them, and the rules that judge a change
+ * against the cache (a deletion of a key neither pending nor known is dropped; a resync queues only
+ * cached keys with nothing pending). The coalescing of one key's deltas is {@link PendingDeltas}'.
+ *
+ * <p>Not thread-safe and free of Reactor: its one caller is the FIFO's drain loop, which owns it by
+ * holding the work-in-progress counter, so it can be driven directly by single-threaded tests.
+ *
+ * @param <T> the object type
+ */
+final class KeyedDeltaQueue<T extends KubernetesObject> {
+
+    private final Indexer<T> knownObjects;
+    private final LinkedHashMap<String, PendingDeltas<T>> pending = new LinkedHashMap<>();
+    private Map<String, T> relistItems;
+    private String relistVersion;
+
+    /** @param knownObjects the cache the entries are applied to, consulted for unknown deletions and resyncs */
+    KeyedDeltaQueue(Indexer<T> knownObjects) {
+        this.knownObjects = knownObjects;
+    }
+
+    /** Appends a change of {@code key}; a deletion of a key the cache will not hold is dropped. */
+    void add(String key, Delta<T> delta) {
+        PendingDeltas<T> deltas = pending.get(key);
+        if (deltas == null) {
+            if (delta.type() == DeltaType.DELETED && !known(key)) {
+                return;
+            }
+            deltas = new PendingDeltas<>();
+            pending.put(key, deltas);
+        }
+        deltas.append(delta);
+    }
+
+    /** A relist: {@code items} by key at {@code resourceVersion}, newer than everything pending. */
+    void replace(Map<String, T> items, String resourceVersion) {
+        pending.clear();
+        relistItems = items;
+        relistVersion = resourceVersion;
+    }
+
+    /** A {@link DeltaType#SYNC} for every cached key with nothing pending; nothing while a relist is pending. */
+    void resync() {
+        if (relistItems != null) {
+            return;
+        }
+        for (String key : knownObjects.listKeys()) {
+            if (!pending.containsKey(key)) {
+                knownObjects.getByKey(key).ifPresent(object -> {
+                    PendingDeltas<T> deltas = new PendingDeltas<>();
+                    deltas.append(Delta.of(DeltaType.SYNC, object));
+                    pending.put(key, deltas);
+                });
+            }
+        }
+    }
+
+    /**
+     * The next entry, or {@code null}: a pending relist first (marked {@code initial} as asked), then the
+     * key that became pending first with its coalesced deltas.
+     */
+    FifoEntry<T> poll(boolean initialRelist) {
+        if (relistItems != null) {
+            FifoEntry<T> relist = new FifoEntry.Replace<>(relistItems, relistVersion, initialRelist);
+            relistItems = null;
+            relistVersion = null;
+            return relist;
+        }
+        Iterator<Map.Entry<String, PendingDeltas<T>>> first = pending.entrySet().iterator();
+        if (!first.hasNext()) {
+            return null;
+        }
+        Map.Entry<String, PendingDeltas<T>> next = first.next();
+        first.remove();
+        return new FifoEntry.Deltas<>(next.getKey(), next.getValue().toList());
+    }
+
+    /** Entries waiting: pending keys, and a pending relist. */
+    int size() {
+        return pending.size() + (relistItems != null ? 1 : 0);
+    }
+
+    boolean isEmpty() {
+        return relistItems == null && pending.isEmpty();
+    }
+
+    void clear() {
+        pending.clear();
+        relistItems = null;
+        relistVersion = null;
+    }
+
+    /** Whether the key exists in the state the cache will have once what is pending is applied. */
+    private boolean known(String key) {
+        return relistItems != null ? relistItems.containsKey(key) : knownObjects.containsKey(key);
+    }
+}
