@@ -38,8 +38,6 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 import reactor.core.Disposable;
 import reactor.core.Disposables;
-import reactor.core.Exceptions;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
@@ -224,25 +222,9 @@ public final class FaultBudget {
                                                        boolean slow, boolean throwing) {
         SubscriberView<T> view = new SubscriberView<>(name);
         Set<String> failedOnce = ConcurrentHashMap.newKeySet();
-        var notifications = Flux.defer(() -> {
-            view.clear();
-            return informer.notifications(options.withName(name));
-        });
-        if (slow) {
-            notifications = notifications.concatMap(n -> Mono.delay(Duration.ofMillis(2)).thenReturn(n), 1);
-        }
-        subscriptions.add(notifications
-                .doOnNext(n -> {
-                    view.accept(n);
-                    // fails on about one object in 7, once per version (the resubscription's replay succeeds)
-                    if (throwing && Math.floorMod(n.key().hashCode(), 7) == 0 && failedOnce.add(n.key() + "@" + version(n))) {
-                        throw new IllegalStateException("this handler fails on purpose");
-                    }
-                })
-                .doOnError(e -> recoveries.computeIfAbsent(Exceptions.isOverflow(e) ? "BOUNDED buffer overflowed"
-                        : "handler threw", k -> new AtomicLong()).incrementAndGet())
-                .retry()
-                .subscribe());
+        // fails on about one object in 7, once per version (the resubscription's replay succeeds)
+        subscriptions.add(view.follow(informer, options, slow, n -> throwing && Math.floorMod(n.key().hashCode(), 7) == 0
+                && failedOnce.add(n.key() + "@" + version(n)), recoveries));
         targets.add(new Target<>("subscriber " + name + " of " + informer, informer, view::objects, truth));
     }
 

@@ -59,8 +59,7 @@ final class RealEnvironmentFaults {
     private static final Duration DEADLINE = Duration.ofSeconds(60);
     private static final String RESTRICTED_USER = "testenv-restricted";
     private static final String GRANT = "configmaps";
-    private static final String[] KINDS = {"apiserver restart", "apiserver SIGKILL", "etcd restart", "etcd SIGKILL",
-            "compaction (every resourceVersion expired)", "RBAC revoked, then granted"};
+    private static final String RBAC = "RBAC revoked, then granted";
 
     /** Told of each window's check: the targets that did not converge in time, and how long the check took. */
     interface Checks {
@@ -116,10 +115,18 @@ final class RealEnvironmentFaults {
                         "real env: subscriber UNBOUNDED", unbounded::objects,
                         "real env: subscriber of the RBAC-granted informer", granted::objects);
                 for (int window = 0; window < windows; window++) {
-                    String kind = KINDS[window % KINDS.length];
+                    // the process faults in turn, then the RBAC revocation
+                    ProcessFault[] processFaults = ProcessFault.values();
+                    int turn = window % (processFaults.length + 1);
+                    ProcessFault fault = turn < processFaults.length ? processFaults[turn] : null;
+                    String kind = fault != null ? fault.label : RBAC;
                     // the churn goes on through the fault: what the server refused meanwhile is simply not there
                     Disposable changes = withRetries(churn, 30).subscribe();
-                    inject(kind, admin, namespace, grantedMaps);
+                    if (fault != null) {
+                        fault.inject(env);
+                    } else {
+                        revokeThenGrant(admin, namespace, grantedMaps);
+                    }
                     counted.accept(kind);
                     withRetries(churn, 10).block(DEADLINE);
                     changes.dispose();
@@ -135,27 +142,12 @@ final class RealEnvironmentFaults {
         }
     }
 
-    private void inject(String kind, KubernetesClient admin, String namespace, SharedIndexInformer<?> granted) {
-        switch (kind) {
-            case "apiserver restart" -> env.restartApiServer();
-            case "apiserver SIGKILL" -> {
-                env.killApiServer();
-                env.startApiServer();
-            }
-            case "etcd restart" -> env.restartEtcd();
-            case "etcd SIGKILL" -> {
-                env.killEtcd();
-                env.startEtcd();
-            }
-            case "compaction (every resourceVersion expired)" -> env.compact();
-            default -> {
-                admin.resource(V1RoleBinding.class).inNamespace(namespace).delete(GRANT).block(DEADLINE);
-                // revoked: the informer must see it (its health says forbidden) before access comes back
-                Convergence.until(() -> granted.health().forbidden(), DEADLINE, Schedulers.parallel())
-                        .block(DEADLINE.plusSeconds(30));
-                grant(admin, namespace);
-            }
-        }
+    private void revokeThenGrant(KubernetesClient admin, String namespace, SharedIndexInformer<?> granted) {
+        admin.resource(V1RoleBinding.class).inNamespace(namespace).delete(GRANT).block(DEADLINE);
+        // revoked: the informer must see it (its health says forbidden) before access comes back
+        Convergence.until(() -> granted.health().forbidden(), DEADLINE, Schedulers.parallel())
+                .block(DEADLINE.plusSeconds(30));
+        grant(admin, namespace);
     }
 
     private void check(String window, Map<String, Supplier<List<V1ConfigMap>>> targets, ResourceClient<V1ConfigMap> truth) {

@@ -40,7 +40,6 @@ import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 import reactor.core.Disposable;
 import reactor.core.Disposables;
-import reactor.core.Exceptions;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
@@ -69,8 +68,9 @@ public final class Soak {
     private static final Duration DEADLINE = Duration.ofMinutes(2);
     private static final int NAMESPACES = 4;
     private static final int SLOTS_PER_NAMESPACE = 500;
-    private static final String[] FAULTS = {"apiserver restart", "apiserver SIGKILL", "etcd restart", "etcd SIGKILL",
-            "compaction (every resourceVersion expired)", "compaction (every resourceVersion expired)"};
+    /** Compactions count twice: they are the fault that makes every informer relist. */
+    private static final ProcessFault[] FAULTS = {ProcessFault.APISERVER_RESTART, ProcessFault.APISERVER_SIGKILL,
+            ProcessFault.ETCD_RESTART, ProcessFault.ETCD_SIGKILL, ProcessFault.COMPACTION, ProcessFault.COMPACTION};
 
     /** One informer, or one subscriber's view, and the LIST it must equal. */
     private record Target<T extends KubernetesObject>(String name, Supplier<? extends List<? extends T>> holds,
@@ -169,10 +169,10 @@ public final class Soak {
                 writer.resume();
                 while (System.nanoTime() - cycleStart < CYCLE.toNanos()) {
                     Mono.delay(Duration.ofMillis(3_000 + random.nextInt(7_000))).block();
-                    String kind = FAULTS[random.nextInt(FAULTS.length)];
-                    inject(kind);
-                    faults.merge(kind, 1, Integer::sum);
-                    System.err.println(Instant.now() + " fault: " + kind);
+                    ProcessFault fault = FAULTS[random.nextInt(FAULTS.length)];
+                    fault.inject(env);
+                    faults.merge(fault.label, 1, Integer::sum);
+                    System.err.println(Instant.now() + " fault: " + fault.label);
                 }
                 writer.pause();
                 double churnSeconds = (System.nanoTime() - cycleStart) / 1e9;
@@ -244,44 +244,11 @@ public final class Soak {
                                                        String name, SubscriberOptions options, ListerWatcher<T> server,
                                                        boolean slow, boolean throwing) {
         SubscriberView<T> view = new SubscriberView<>(name);
-        var notifications = Flux.defer(() -> {
-            view.clear();
-            return informer.notifications(options.withName(name));
-        });
-        if (slow) {
-            notifications = notifications.concatMap(n -> Mono.delay(Duration.ofMillis(2)).thenReturn(n), 1);
-        }
-        subscriptions.add(notifications
-                .doOnNext(n -> {
-                    view.accept(n);
-                    // live updates only: a resubscription's replay is all Added, so it cannot fail again at once
-                    if (throwing && n instanceof Notification.Updated<T> && ThreadLocalRandom.current().nextInt(1000) == 0) {
-                        throw new IllegalStateException("this handler fails on purpose");
-                    }
-                })
-                .doOnError(e -> recoveries.computeIfAbsent(Exceptions.isOverflow(e) ? "BOUNDED buffer overflowed"
-                        : "handler threw", k -> new AtomicLong()).incrementAndGet())
-                .retry()
-                .subscribe());
+        // live updates only: a resubscription's replay is all Added, so it cannot fail again at once
+        subscriptions.add(view.follow(informer, options, slow, n -> throwing && n instanceof Notification.Updated<T>
+                && ThreadLocalRandom.current().nextInt(1000) == 0, recoveries));
         targets.add(new Target<>("subscriber " + name + " of " + informer.name(), view::objects,
                 RealEnvironmentFaults.listsThroughOutages(server)));
-    }
-
-    /** Injects one fault and returns once the environment's hook did (the component is back or compacted). */
-    private void inject(String kind) {
-        switch (kind) {
-            case "apiserver restart" -> env.restartApiServer();
-            case "apiserver SIGKILL" -> {
-                env.killApiServer();
-                env.startApiServer();
-            }
-            case "etcd restart" -> env.restartEtcd();
-            case "etcd SIGKILL" -> {
-                env.killEtcd();
-                env.startEtcd();
-            }
-            default -> env.compact();
-        }
     }
 
     /**
