@@ -34,6 +34,7 @@ module io.reactiveinformer {
 
     provides reactor.blockhound.integration.BlockHoundIntegration
             with io.reactiveinformer.client.HttpTransport.BlockHoundSupport,
+                    io.reactiveinformer.watch.IdleWatchGuard.BlockHoundSupport,
                     io.reactiveinformer.informer.DeliveryScheduler.BlockHoundSupport;
 
     // DynamicObject and PartialObjectMetadata are bound by Jackson

@@ -3,7 +3,10 @@ package io.reactiveinformer.watch;
 import io.kubernetes.client.common.KubernetesObject;
 import io.reactiveinformer.api.WatchEvent;
 import java.time.Duration;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import reactor.blockhound.BlockHound;
+import reactor.blockhound.integration.BlockHoundIntegration;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
@@ -43,5 +46,22 @@ final class IdleWatchGuard {
                                             + "; presuming the connection dead", null))
                             : Flux.empty()));
         });
+    }
+
+    /**
+     * Tells BlockHound (when an application installs it; found through {@code META-INF/services}) that
+     * cancelling a timer is not a blocking call. A watch that ends on its event loop cancels this guard's
+     * timer (and an SSE stream its heartbeat), which removes the task from {@code ScheduledThreadPoolExecutor}'s
+     * delay queue under that queue's lock: held for a heap removal, never for I/O, but a contended handover
+     * parks. Reactor's own integration allows the queue's {@code offer} and {@code take}, not {@code remove};
+     * without this, a contended cancel fails with {@code BlockingOperationError} half-way through a
+     * cancellation chain and leaves the subscriptions after it running.
+     */
+    public static final class BlockHoundSupport implements BlockHoundIntegration {
+
+        @Override
+        public void applyTo(BlockHound.Builder builder) {
+            builder.allowBlockingCallsInside(ScheduledThreadPoolExecutor.class.getName() + "$DelayedWorkQueue", "remove");
+        }
     }
 }
