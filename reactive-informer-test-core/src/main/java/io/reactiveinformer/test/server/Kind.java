@@ -17,6 +17,8 @@ final class Kind {
     final boolean statusSubresource;
     final TreeMap<String, ObjectNode> objects = new TreeMap<>();
     final History history;
+    /** Looked up at the first write that needs it: parsing a document at every start would slow tests down. */
+    private Schema schema;
     /** Per object key, the last server-side apply intent of each field manager. */
     final Map<String, Map<String, JsonNode>> applied = new HashMap<>();
 
@@ -24,6 +26,14 @@ final class Kind {
         this.type = type;
         this.statusSubresource = statusSubresource;
         this.history = new History(historyLimit, compactedTo);
+    }
+
+    /** How this kind's fields merge and validate: kube-apiserver's OpenAPI for built-in kinds, else unknown. */
+    Schema schema() {
+        if (schema == null) {
+            schema = Schema.builtIn(type).orElse(Schema.UNKNOWN);
+        }
+        return schema;
     }
 
     /** The stored object at {@code key}; 404 (naming {@code name}) when there is none. */
