@@ -32,7 +32,8 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Like the real server, which decodes the result into the kind's Go type, the result keeps no
  * {@code $} key. Malformed directives get the real server's status: 400 for the directive formats it
- * checks, 422 for lists of lists, and 500 without a reason (with its Go-formatted message) for the rest.
+ * checks, 422 for lists of lists, and 500 without a reason (with its Go-formatted message) for the rest
+ * (only the message for a {@code $setElementOrder} of an unknown field differs: it names no Go struct).
  * A built-in kind whose OpenAPI document the test kit lacks is refused with 501: its merge keys are
  * unknown here. Custom resources never get here ({@link RequestRouter} answers 415, as the real server).
  */
@@ -165,6 +166,7 @@ final class StrategicMergePatch {
                 throw badArgType("[]interface {}", patched);
             }
             if (!schema.allows(field)) {
+                // the real message names the Go struct ("in struct PodSpec"), which the OpenAPI schema does not
                 throw internalError("unable to find api field for the json field \"" + field + "\"");
             }
             Schema fieldSchema = schema.property(field);
@@ -430,7 +432,9 @@ final class StrategicMergePatch {
                 if (type == null) {
                     type = item.getNodeType();
                     if (type == JsonNodeType.ARRAY) {
-                        throw new ApiError(422, "Invalid", "lists of lists are not supported", null, null);
+                        // the real server answers this error of the patch library with a generic 422
+                        throw new ApiError(422, "Invalid",
+                                "the server rejected our request due to an error in our request", null, null);
                     }
                 } else if (type != item.getNodeType()) {
                     throw internalError("list element types are not identical: ["

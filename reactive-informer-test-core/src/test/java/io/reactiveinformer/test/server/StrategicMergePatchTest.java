@@ -203,6 +203,18 @@ class StrategicMergePatchTest {
     }
 
     @Test
+    void listsOfListsAndOrdersOfUnknownFieldsAreRefused() {
+        assertThatThrownBy(() -> StrategicMergePatch.apply(DEPLOYMENTS, node("{'metadata':{'finalizers':[]}}"),
+                node("{'metadata':{'finalizers':[['a']]}}")))
+                .isInstanceOfSatisfying(ApiError.class, e -> assertThat(e.code() + " " + e.reason()).isEqualTo("422 Invalid"));
+        assertThatThrownBy(() -> patch(spec("'$setElementOrder/nope':[{'name':'app'}]")))
+                .isInstanceOfSatisfying(ApiError.class, e -> {
+                    assertThat(e.code()).isEqualTo(500);
+                    assertThat(e.getMessage()).contains("unable to find api field", "\"nope\"");
+                });
+    }
+
+    @Test
     void aBuiltInKindWithoutADocumentInTheTestKitIsRefusedWith501() {
         Kind jobs = new Kind(ResourceType.dynamic("batch", "v1", "jobs", "Job", true), true, 10, 0);
 
