@@ -76,6 +76,8 @@ class KubectlSessionTest {
 
             assertThat(onSimulated).isEqualTo(onReal);
             assertThat(onReal).containsEntry("server version", "1.36")
+                    .containsEntry("d1 after client-side apply of a sidecar", "sidecar s:1 , app a:2 "
+                            + "[{\"name\":\"B\",\"value\":\"2\"},{\"name\":\"A\",\"value\":\"1\"}]")
                     .containsEntry("c1 after apply --server-side", "{\"data\":{\"a\":\"8\",\"b\":\"2\",\"c\":\"3\",\"d\":\"4\",\"e\":\"5\"},"
                             + "\"labels\":{\"app\":\"demo\"}}");
             Set<String> realResources = lines(real.kubectl("api-resources", "-o", "name"));
@@ -131,6 +133,24 @@ class KubectlSessionTest {
             seen.put("c1's last-applied annotation after apply --server-side", lastApplied("c1"));
             seen.put("diff after apply --server-side", String.valueOf(run(List.of("diff", "-f", serverSide)).exit()));
 
+            // client-side apply of a changed Deployment sends $setElementOrder lists: a strategic merge by name
+            kubectl("apply", "-f", deployment("d1", """
+                    - name: app
+                      image: a:1
+                      env: [{name: A, value: "1"}]
+                    """));
+            kubectl("apply", "-f", deployment("d1", """
+                    - name: sidecar
+                      image: s:1
+                    - name: app
+                      image: a:2
+                      env: [{name: B, value: "2"}, {name: A, value: "1"}]
+                    """));
+            seen.put("d1 after client-side apply of a sidecar", containers("d1"));
+            kubectl("patch", "deployment", "d1", "-n", namespace,
+                    "-p", "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"app\",\"$patch\":\"delete\"}]}}}}");
+            seen.put("d1 after a strategic patch deleting app", containers("d1"));
+
             try (Watch watch = new Watch(this, "get", "configmaps", "-n", namespace, "--watch", "-o", "name")) {
                 kubectl("create", "-f", configMap("c2", "x: \"1\""));
                 seen.put("watch saw", watch.awaitLine("configmap/c2"));
@@ -140,6 +160,34 @@ class KubectlSessionTest {
             Result gone = run(List.of("get", "configmap", "c1", "-n", namespace));
             seen.put("get after delete", gone.exit() + " " + gone.stderr().strip());
             return seen;
+        }
+
+        String deployment(String name, String containers) throws IOException {
+            return manifest(name + ".yaml", """
+                    apiVersion: apps/v1
+                    kind: Deployment
+                    metadata:
+                      name: %s
+                      namespace: %s
+                    spec:
+                      selector:
+                        matchLabels: {app: %s}
+                      template:
+                        metadata:
+                          labels: {app: %s}
+                        spec:
+                          containers:
+                    %s""".formatted(name, namespace, name, name, containers.indent(10)));
+        }
+
+        /** The names, images and env of a Deployment's containers, in order. */
+        String containers(String deployment) {
+            JsonNode object = JSON.readTree(kubectl("get", "deployment", deployment, "-n", namespace, "-o", "json"));
+            List<String> containers = new ArrayList<>();
+            for (JsonNode c : object.path("spec").path("template").path("spec").path("containers")) {
+                containers.add(c.path("name").asString() + " " + c.path("image").asString() + " " + c.path("env"));
+            }
+            return String.join(", ", containers);
         }
 
         String configMap(String name, String data) throws IOException {

@@ -143,7 +143,7 @@ final class ObjectSemantics {
         ObjectNode old = kind.existing(key, name);
         JsonNode patched = switch (patchType) {
             case JSON_PATCH -> Patches.jsonPatch(old, patch);
-            case STRATEGIC_MERGE -> Patches.strategicMerge(old, patch);
+            case STRATEGIC_MERGE -> StrategicMergePatch.apply(kind, old, patch);
             case MERGE, APPLY -> Patches.merge(old, patch);
         };
         if (!patched.isObject()) {

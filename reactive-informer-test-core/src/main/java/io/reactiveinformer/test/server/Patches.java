@@ -7,10 +7,8 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The patch formats applied to object trees. Server-side apply is applied as a JSON merge patch
- * (no field ownership). A strategic merge patch is applied where it means the same as a merge patch
- * (maps, and lists the object does not have yet); one that would merge into an existing list or
- * carries {@code $} directives is refused with 501, since the list's merge key is not known here.
+ * The patch formats applied to object trees: JSON merge patch and JSON patch. Server-side apply is
+ * applied as a JSON merge patch (no field ownership); a strategic merge patch is {@link StrategicMergePatch}.
  */
 final class Patches {
 
@@ -32,55 +30,6 @@ final class Patches {
             }
         }
         return result;
-    }
-
-    /**
-     * A strategic merge patch of built-in kinds, within what a merge patch does alike; 501 for the
-     * rest (directives, lists merged by a key) rather than a different result.
-     */
-    static JsonNode strategicMerge(JsonNode target, JsonNode patch) {
-        checkStrategic(target, patch, "");
-        return merge(target, patch);
-    }
-
-    private static void checkStrategic(JsonNode target, JsonNode patch, String path) {
-        if (!patch.isObject()) {
-            return;
-        }
-        for (Map.Entry<String, JsonNode> e : patch.properties()) {
-            String field = path + "/" + e.getKey();
-            if (e.getKey().startsWith("$")) {
-                throw notSimulated("the directive " + e.getKey() + " at " + path);
-            }
-            JsonNode value = e.getValue();
-            JsonNode current = target == null ? null : target.get(e.getKey());
-            if (value.isArray()) {
-                for (JsonNode item : value) {
-                    if (item.isObject() && hasDirective(item)) {
-                        throw notSimulated("a directive in the list at " + field);
-                    }
-                }
-                if (current != null && current.isArray() && !current.isEmpty()) {
-                    throw notSimulated("merging into the existing list at " + field);
-                }
-            } else if (value.isObject()) {
-                checkStrategic(current, value, field);
-            }
-        }
-    }
-
-    private static boolean hasDirective(JsonNode node) {
-        for (Map.Entry<String, JsonNode> e : node.properties()) {
-            if (e.getKey().startsWith("$") || (e.getValue().isObject() && hasDirective(e.getValue()))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static ApiError notSimulated(String what) {
-        return new ApiError(501, "NotImplemented", "the simulated API server does not implement strategic merge "
-                + "patches with " + what + " (use a JSON merge patch, a JSON patch or server-side apply)", null, null);
     }
 
     /** RFC 6902 operations {@code add}, {@code remove}, {@code replace}, {@code test}, {@code copy}, {@code move}. */

@@ -24,7 +24,7 @@ import reactor.netty.http.server.HttpServerResponse;
  * A Kubernetes API server simulated over real HTTP on 127.0.0.1, serving a {@link ClusterState}:
  * LIST (pagination, resourceVersion and its match, label and field selectors), WATCH (chunked
  * newline-delimited JSON, resume, bookmarks, {@code timeoutSeconds}, {@code sendInitialEvents}),
- * GET, POST, PUT, PATCH (JSON, merge, strategic merge and apply, the last two as merge patches),
+ * GET, POST, PUT, PATCH (JSON, merge, strategic merge by the kinds' merge keys, and apply as a merge patch),
  * DELETE, the {@code status} subresource, and error {@code Status} bodies as the real server sends
  * them. Objects are written whole, or as {@code PartialObjectMetadata} (and
  * {@code PartialObjectMetadataList}) when the {@code Accept} header asks for that representation, as
