@@ -3,120 +3,152 @@ package io.reactiveinformer.client;
 import io.kubernetes.client.openapi.models.V1ListMeta;
 import io.reactiveinformer.api.DecodeException;
 import io.reactiveinformer.api.ObjectList;
+import io.reactiveinformer.client.ListItemScanner.RawItem;
 import io.reactiveinformer.codec.KubernetesJson;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
+import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.ObjectReader;
-import tools.jackson.databind.util.TokenBuffer;
 
 /**
  * Decodes a LIST response ({@code {"kind":"PodList","metadata":{...},"items":[...]}}) from byte chunks
- * split anywhere. Each item is bound as soon as its last byte is in, so a list of tens of megabytes
- * never exists as bytes or as a tree, only as the objects it holds.
- *
- * <p>Not thread-safe: feed it from one thread at a time. Create one per response with
- * {@code new ObjectListDecoder<>(json, type, source)}.
+ * split anywhere, in two steps that may run on different threads:
+ * <ol>
+ *   <li>{@link #feed} (one thread at a time, in order: the connection's) finds each item's bytes with a
+ *   {@link ListItemScanner} and hands them out as a {@link Batch};</li>
+ *   <li>{@link #bind} (any thread, batches concurrently) binds a batch's items with Jackson's blocking
+ *   parser over those few kilobytes, the fast path, with no token copying;</li>
+ * </ol>
+ * and {@link #end} assembles the page from the bound batches in feed order. So a list of tens of
+ * megabytes never exists as bytes or as a tree, only as the objects it holds plus the items in flight.
  *
  * @param <T> the item type
  */
-final class ObjectListDecoder<T> extends JsonStreamDecoder {
+final class ObjectListDecoder<T> {
 
-    private enum State { BEFORE, IN_LIST, IN_ITEMS, DONE }
+    /** The raw items one buffer completed, numbered from {@code first} (for error messages). */
+    record Batch(int first, List<RawItem> items) {
 
+        boolean isEmpty() {
+            return items.isEmpty();
+        }
+    }
+
+    private final KubernetesJson json;
     private final ObjectReader itemReader;
+    /** The envelope's readers bind a value inside the list object, so tokens follow it. */
     private final ObjectReader metaReader;
+    private final ObjectReader envelopeItemReader;
     private final Class<T> type;
-    private final List<T> items = new ArrayList<>();
-
-    private State state = State.BEFORE;
-    private String field;
-    private V1ListMeta metadata;
+    private final String source;
+    private final ListItemScanner scanner;
+    private int fed;
 
     ObjectListDecoder(KubernetesJson json, Class<T> type, String source) {
-        super(json, source);
+        this.json = json;
         this.itemReader = json.reader(type);
-        this.metaReader = json.reader(V1ListMeta.class);
+        this.metaReader = json.reader(V1ListMeta.class).without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+        this.envelopeItemReader = itemReader.without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         this.type = type;
+        this.source = source;
+        this.scanner = new ListItemScanner(source);
     }
 
     /**
-     * Feeds the next bytes, binding every item they complete.
+     * Feeds the next bytes and returns the items they completed, unbound. Call from one thread at a time.
      *
-     * @throws io.reactiveinformer.api.DecodeException on malformed input
+     * @throws DecodeException on a malformed {@code items} array
      */
-    void feed(ByteBuffer bytes) {
-        feedBuffer(bytes);
+    Batch feed(ByteBuffer bytes) {
+        List<RawItem> items = scanner.feed(bytes);
+        Batch batch = new Batch(fed, items);
+        fed += items.size();
+        return batch;
     }
 
     /**
-     * Ends the input and returns the page.
+     * Binds a batch's items, in order. Thread-safe: batches may be bound concurrently.
      *
-     * @throws io.reactiveinformer.api.DecodeException if the input ended early or held no list
+     * @throws DecodeException if an item is malformed or does not fit the type
      */
-    ObjectList<T> end() {
-        endInput();
-        if (state != State.DONE) {
-            throw decodeError("the response held no list object", null);
-        }
-        V1ListMeta meta = metadata == null ? new V1ListMeta() : metadata;
-        return new ObjectList<>(items, meta.getResourceVersion(), meta.getContinue(), meta.getRemainingItemCount());
-    }
-
-    @Override
-    void onToken(JsonParser parser, JsonToken token) {
-        switch (state) {
-            case BEFORE -> {
-                if (token != JsonToken.START_OBJECT) {
-                    throw decodeError("expected a list object, found " + token, null);
-                }
-                state = State.IN_LIST;
+    List<T> bind(Batch batch) {
+        List<T> bound = new ArrayList<>(batch.items().size());
+        int index = batch.first();
+        for (RawItem raw : batch.items()) {
+            try {
+                bound.add(itemReader.readValue(raw.bytes()));
+            } catch (JacksonException e) {
+                throw error("cannot decode item " + index + " as " + type.getSimpleName() + ": " + e.getOriginalMessage(),
+                        e, raw.offset() + byteOffset(e.getLocation()));
             }
-            case IN_LIST -> {
-                if (token == JsonToken.PROPERTY_NAME) {
-                    field = parser.currentName();
-                } else if (token == JsonToken.END_OBJECT) {
-                    state = State.DONE;
+            index++;
+        }
+        return bound;
+    }
+
+    /**
+     * Ends the input and returns the page of {@code items} (the bound batches, in feed order).
+     *
+     * @throws DecodeException if the input ended early, held no list object, or is malformed outside the items
+     */
+    ObjectList<T> end(List<T> items) {
+        byte[] envelope = scanner.end(fed);
+        V1ListMeta meta = null;
+        List<T> all = items;
+        try (JsonParser p = json.mapper().createParser(envelope)) {
+            JsonToken token = p.nextToken();
+            if (token == null) {
+                throw error("the response held no list object", null, -1);
+            }
+            if (token != JsonToken.START_OBJECT) {
+                throw error("expected a list object, found " + token, null, -1);
+            }
+            while ((token = p.nextToken()) == JsonToken.PROPERTY_NAME) {
+                String field = p.currentName();
+                token = p.nextToken();
+                if ("metadata".equals(field) && token == JsonToken.START_OBJECT) {
+                    meta = metaReader.readValue(p);
                 } else if ("items".equals(field) && token == JsonToken.START_ARRAY) {
-                    state = State.IN_ITEMS;
-                } else if ("metadata".equals(field) && token == JsonToken.START_OBJECT) {
-                    captureValue(token);
+                    all = itemsInEnvelope(p, all);
                 } else {
-                    skipValue(token);
+                    p.skipChildren();
                 }
             }
-            case IN_ITEMS -> {
-                if (token == JsonToken.END_ARRAY) {
-                    state = State.IN_LIST;
-                    field = null;
-                } else if (token == JsonToken.START_OBJECT) {
-                    captureValue(token);
-                } else {
-                    throw decodeError("expected an object in \"items\", found " + token, null);
-                }
+            if (p.nextToken() != null) {
+                throw error("unexpected content after the list object", null, -1);
             }
-            case DONE -> throw decodeError("unexpected content after the list object: " + token, null);
+        } catch (JacksonException e) {
+            throw error("malformed JSON: " + e.getOriginalMessage(), e, -1);
         }
-    }
-
-    @Override
-    void onCaptured(TokenBuffer value) {
-        if (state == State.IN_ITEMS) {
-            items.add(bind(itemReader, value, "item " + items.size() + " as " + type.getSimpleName()));
-        } else {
-            metadata = bind(metaReader, value, "the list metadata");
+        if (meta == null) {
+            meta = new V1ListMeta();
         }
+        return new ObjectList<>(all, meta.getResourceVersion(), meta.getContinue(), meta.getRemainingItemCount());
     }
 
-    @Override
-    boolean atValueBoundary() {
-        return state == State.BEFORE || state == State.DONE;
+    /** Items the scanner left in the envelope (an {@code "items"} key it did not recognise, e.g. escaped). */
+    private List<T> itemsInEnvelope(JsonParser p, List<T> items) {
+        List<T> all = new ArrayList<>(items);
+        JsonToken token;
+        while ((token = p.nextToken()) != JsonToken.END_ARRAY) {
+            if (token != JsonToken.START_OBJECT) {
+                throw error("expected an object in \"items\", found " + token, null, -1);
+            }
+            all.add(envelopeItemReader.readValue(p));
+        }
+        return all;
     }
 
-    @Override
-    String openStructure() {
-        return state == State.IN_ITEMS ? "item " + items.size() + " of the list" : "the list object";
+    private DecodeException error(String problem, Throwable cause, long at) {
+        return new DecodeException(source + ": " + problem + (at >= 0 ? " (at byte " + at + ")" : ""), cause);
+    }
+
+    private static long byteOffset(TokenStreamLocation location) {
+        return location == null || location == TokenStreamLocation.NA ? 0 : Math.max(0, location.getByteOffset());
     }
 }

@@ -8,14 +8,20 @@ import io.reactiveinformer.api.WatchEvent;
 import io.reactiveinformer.codec.KubernetesJson;
 import java.nio.ByteBuffer;
 import java.util.function.Consumer;
+import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
+import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.core.exc.StreamReadException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectReader;
-import tools.jackson.databind.util.TokenBuffer;
 
 /**
  * Decodes a watch stream, {@code {"type":"ADDED","object":{...}}} objects one after another (the API
  * server separates them with newlines; any whitespace will do), from byte chunks split anywhere.
+ * {@link ObjectBytes} finds each event's bytes; the event is then bound on Jackson's blocking path,
+ * its object straight into the model with no intermediate tree or token copy.
  *
  * <p>An {@code ERROR} event is thrown as the {@link KubernetesApiException} its {@code Status} describes
  * (a 410 one is {@link KubernetesApiException.Gone}). A malformed event, an unknown type, a missing
@@ -27,43 +33,58 @@ import tools.jackson.databind.util.TokenBuffer;
  *
  * @param <T> the object type
  */
-final class WatchEventDecoder<T> extends JsonStreamDecoder {
+final class WatchEventDecoder<T> {
 
-    private static final String TYPE = "type";
-    private static final String OBJECT = "object";
-
+    private final KubernetesJson json;
+    /** Both bind a value inside the event object, so tokens follow it. */
     private final ObjectReader objectReader;
     private final ObjectReader statusReader;
     private final Class<T> type;
     private final String source;
+    private final ObjectBytes event = new ObjectBytes();
 
-    private boolean inEvent;
-    private String field;
-    private String eventType;
-    private TokenBuffer object;
-    private Consumer<? super WatchEvent<T>> sink;
+    private long offset;
+    private int line = 1;
+    private int eventLine;
 
     WatchEventDecoder(KubernetesJson json, Class<T> type, String source) {
-        super(json, source);
-        this.objectReader = json.reader(type);
-        this.statusReader = json.reader(V1Status.class);
+        this.json = json;
+        this.objectReader = json.reader(type).without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+        this.statusReader = json.reader(V1Status.class).without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         this.type = type;
         this.source = source;
     }
 
     /**
      * Feeds the next bytes; every event they complete is handed to {@code sink}, in order, on the
-     * calling thread, before this returns.
+     * calling thread, before this returns. The buffer is consumed before this returns (up to an error).
      *
      * @throws io.reactiveinformer.api.DecodeException on malformed input
      * @throws KubernetesApiException                      on an ERROR event
      */
     void feed(ByteBuffer bytes, Consumer<? super WatchEvent<T>> sink) {
-        this.sink = sink;
-        try {
-            feedBuffer(bytes);
-        } finally {
-            this.sink = null;
+        while (bytes.hasRemaining()) {
+            if (event.open()) {
+                int before = bytes.position();
+                boolean complete = event.scan(bytes);
+                offset += bytes.position() - before;
+                if (complete) {
+                    sink.accept(bind(event.take()));
+                }
+                continue;
+            }
+            byte b = bytes.get();
+            if (b == '{') {
+                event.start(offset);
+                eventLine = line;
+            } else if (b == '\n') {
+                line++;
+            } else if (b != ' ' && b != '\r' && b != '\t') {
+                throw error("malformed JSON: expected a watch event object, found "
+                        + (b >= 0x20 && b < 0x7f ? "'" + (char) b + "'" : String.format("byte 0x%02x", b & 0xff)),
+                        null, offset, line, -1);
+            }
+            offset++;
         }
     }
 
@@ -73,74 +94,90 @@ final class WatchEventDecoder<T> extends JsonStreamDecoder {
      * @throws io.reactiveinformer.api.DecodeException if it ended inside an event
      */
     void end() {
-        endInput();
+        if (event.open()) {
+            throw error("input ended inside a watch event", null, offset, -1, -1);
+        }
     }
 
-    @Override
-    void onToken(JsonParser parser, JsonToken token) {
-        if (!inEvent) {
-            if (token != JsonToken.START_OBJECT) {
-                throw decodeError("expected a watch event object, found " + token, null);
+    private WatchEvent<T> bind(byte[] bytes) {
+        String eventType = null;
+        boolean hasObject = false;
+        JsonNode objectBeforeType = null;
+        T object = null;
+        V1Status status = null;
+        try (JsonParser p = json.mapper().createParser(bytes)) {
+            p.nextToken(); // the opening brace ObjectBytes started with
+            while (p.nextToken() == JsonToken.PROPERTY_NAME) {
+                String field = p.currentName();
+                JsonToken token = p.nextToken();
+                if ("type".equals(field) && token == JsonToken.VALUE_STRING) {
+                    eventType = p.getString();
+                } else if ("object".equals(field) && token == JsonToken.START_OBJECT) {
+                    hasObject = true;
+                    if (eventType == null) {
+                        objectBeforeType = p.readValueAsTree(); // no server writes it so; bound below
+                    } else if ("ERROR".equals(eventType)) {
+                        status = statusReader.readValue(p);
+                    } else {
+                        object = objectReader.readValue(p);
+                    }
+                } else {
+                    p.skipChildren();
+                }
             }
-            inEvent = true;
-            field = null;
-            eventType = null;
-            object = null;
-            return;
+            if (objectBeforeType != null && eventType != null) {
+                if ("ERROR".equals(eventType)) {
+                    status = statusReader.readValue(objectBeforeType);
+                } else {
+                    object = objectReader.readValue(objectBeforeType);
+                }
+            }
+        } catch (StreamReadException e) {
+            throw positioned("malformed JSON: " + e.getOriginalMessage(), e);
+        } catch (JacksonException e) {
+            throw positioned("cannot decode " + eventType + " object as " + type.getSimpleName() + ": "
+                    + e.getOriginalMessage(), e);
         }
-        if (token == JsonToken.PROPERTY_NAME) {
-            field = parser.currentName();
-        } else if (token == JsonToken.END_OBJECT) {
-            inEvent = false;
-            emit();
-        } else if (TYPE.equals(field) && token == JsonToken.VALUE_STRING) {
-            eventType = parser.getString();
-        } else if (OBJECT.equals(field) && token == JsonToken.START_OBJECT) {
-            captureValue(token);
-        } else {
-            skipValue(token);
-        }
-    }
-
-    @Override
-    void onCaptured(TokenBuffer value) {
-        object = value;
-    }
-
-    @Override
-    boolean atValueBoundary() {
-        return !inEvent;
-    }
-
-    @Override
-    String openStructure() {
-        return eventType == null ? "a watch event" : "a " + eventType + " watch event";
-    }
-
-    private void emit() {
         if (eventType == null) {
-            throw decodeError("watch event without a type", null);
+            throw error("watch event without a type", null, event.offset(), eventLine, -1);
         }
-        if (object == null) {
-            throw decodeError(eventType + " watch event without an object", null);
+        if (!hasObject) {
+            throw error(eventType + " watch event without an object", null, event.offset(), eventLine, -1);
         }
-        TokenBuffer value = object;
-        object = null;
-        if ("ERROR".equals(eventType)) {
-            V1Status status = bind(statusReader, value, "the Status of an ERROR watch event");
+        if (status != null) {
             throw KubernetesApiException.of(source, statusCode(status), status, null);
         }
         WatchEvent.Type kind;
         try {
             kind = WatchEvent.Type.valueOf(eventType);
         } catch (IllegalArgumentException e) {
-            throw decodeError("unknown watch event type \"" + eventType + "\"", null);
+            throw error("unknown watch event type \"" + eventType + "\"", null, event.offset(), eventLine, -1);
         }
-        T decoded = bind(objectReader, value, eventType + " object as " + type.getSimpleName());
-        if (kind != WatchEvent.Type.BOOKMARK && decoded instanceof KubernetesObject ko && ko.getMetadata() == null) {
-            throw decodeError(eventType + " object has no metadata", null);
+        if (kind != WatchEvent.Type.BOOKMARK && object instanceof KubernetesObject ko && ko.getMetadata() == null) {
+            throw error(eventType + " object has no metadata", null, event.offset(), eventLine, -1);
         }
-        sink.accept(new WatchEvent<>(kind, decoded));
+        return new WatchEvent<>(kind, object);
+    }
+
+    /** An error inside the current event, positioned in the stream (events start lines, as the server writes them). */
+    private DecodeException positioned(String problem, JacksonException e) {
+        TokenStreamLocation at = e.getLocation();
+        if (at == null || at == TokenStreamLocation.NA) {
+            return error(problem, e, event.offset(), eventLine, -1);
+        }
+        return error(problem, e, event.offset() + Math.max(0, at.getByteOffset()), eventLine + at.getLineNr() - 1,
+                at.getColumnNr());
+    }
+
+    private DecodeException error(String problem, Throwable cause, long at, int atLine, int column) {
+        StringBuilder b = new StringBuilder(source).append(": ").append(problem).append(" (at byte ").append(at);
+        if (atLine > 0) {
+            b.append(", line ").append(atLine);
+            if (column > 0) {
+                b.append(", column ").append(column);
+            }
+        }
+        return new DecodeException(b.append(')').toString(), cause);
     }
 
     /** The Status code, or 410 for an expiry the server reported without a code, else 500. */

@@ -10,6 +10,7 @@ import io.reactiveinformer.api.ObjectList;
 import io.reactiveinformer.codec.Fixtures;
 import io.reactiveinformer.codec.KubernetesJson;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -71,14 +72,68 @@ class ObjectListDecoderTest {
         assertThat(List.copyOf(empty.items())).isEmpty();
     }
 
+    private static final String TRICKY = """
+            {"kind":"PodList","apiVersion":"v1","items":[ {"metadata":{"name":"a","annotations":{"x":"}]\\"{[","y":"\\\\"}}},
+             {"metadata":{"name":"b","labels":{"items":"[{"}},"spec":{"containers":[{"name":"c","args":["]","}"]}]}}
+            ] , "metadata":{"resourceVersion":"7","items":[1]}}""";
+
+    @Test
+    void bracketsAndQuotesInsideStringsDoNotEndAnItemAtAnySplitPoint() {
+        byte[] bytes = TRICKY.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        ObjectList<V1Pod> page = decode(bytes, -1);
+
+        assertThat(page.items()).extracting(p -> p.getMetadata().getName()).containsExactly("a", "b");
+        assertThat(page.items().get(0).getMetadata().getAnnotations()).containsEntry("x", "}]\"{[").containsEntry("y", "\\");
+        assertThat(page.items().get(1).getSpec().getContainers().get(0).getArgs()).containsExactly("]", "}");
+        assertThat(page.resourceVersion()).as("metadata after the items").isEqualTo("7");
+        for (int split = 0; split <= bytes.length; split++) {
+            assertThat(decode(bytes, split)).as("split at %d", split).isEqualTo(page);
+        }
+    }
+
+    @Test
+    void anItemsKeyTheScannerDoesNotRecogniseIsStillDecoded() {
+        ObjectList<V1Pod> page = decode(utf8("{\"\\u0069tems\":[{\"metadata\":{\"name\":\"a\"}}],\"metadata\":{}}"), -1);
+
+        assertThat(page.items()).extracting(p -> p.getMetadata().getName()).containsExactly("a");
+    }
+
+    @Test
+    void malformedListsAreDecodeErrorsNamingWhatIsWrong() {
+        assertThatThrownBy(() -> decode(utf8("{\"items\":[{\"metadata\":{}} {\"metadata\":{}}]}"), -1))
+                .isInstanceOf(DecodeException.class).hasMessageContaining("expected ',' or ']' after an item");
+        assertThatThrownBy(() -> decode(utf8("{\"items\":[{},]}"), -1))
+                .isInstanceOf(DecodeException.class).hasMessageContaining("expected an object in \"items\", found ']'");
+        assertThatThrownBy(() -> decode(utf8("{\"items\":[1]}"), -1))
+                .isInstanceOf(DecodeException.class).hasMessageContaining("expected an object in \"items\", found '1'");
+        assertThatThrownBy(() -> decode(utf8("{\"kind\": PodList, \"items\":[]}"), -1))
+                .isInstanceOf(DecodeException.class).hasMessageContaining("GET /api/v1/pods: malformed JSON");
+        assertThatThrownBy(() -> decode(utf8("{\"items\":[]} {}"), -1))
+                .isInstanceOf(DecodeException.class).hasMessageContaining("unexpected content after the list object");
+        assertThatThrownBy(() -> decode(utf8("{\"items\":[{\"metadata\":{\"name\":}}]}"), -1))
+                .isInstanceOf(DecodeException.class).hasMessageContaining("cannot decode item 0 as V1Pod")
+                .hasMessageContaining("(at byte 30)");
+        assertThatThrownBy(() -> decode(utf8("[]"), -1))
+                .isInstanceOf(DecodeException.class).hasMessageContaining("expected a list object");
+        assertThatThrownBy(() -> decode(utf8(""), -1))
+                .isInstanceOf(DecodeException.class).hasMessageContaining("the response held no list object");
+        assertThatThrownBy(() -> decode(utf8("{\"items\":[]"), -1))
+                .isInstanceOf(DecodeException.class).hasMessageContaining("input ended inside the list object");
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
     private ObjectList<V1Pod> decode(byte[] bytes, int split) {
         ObjectListDecoder<V1Pod> decoder = new ObjectListDecoder<>(json, V1Pod.class, "GET /api/v1/pods");
+        List<V1Pod> items = new ArrayList<>();
         if (split >= 0) {
-            decoder.feed(ByteBuffer.wrap(bytes, 0, split));
-            decoder.feed(ByteBuffer.wrap(bytes, split, bytes.length - split));
+            items.addAll(decoder.bind(decoder.feed(ByteBuffer.wrap(bytes, 0, split))));
+            items.addAll(decoder.bind(decoder.feed(ByteBuffer.wrap(bytes, split, bytes.length - split))));
         } else {
-            decoder.feed(ByteBuffer.wrap(bytes));
+            items.addAll(decoder.bind(decoder.feed(ByteBuffer.wrap(bytes))));
         }
-        return decoder.end();
+        return decoder.end(items);
     }
 }

@@ -118,6 +118,39 @@ class WatchEventDecoderTest {
                 new int[0])).hasSize(1);
     }
 
+    @Test
+    void anObjectBeforeItsTypeAndBracketsInStringsAreDecoded() {
+        List<WatchEvent<V1Pod>> events = decode(line("{\"object\":{\"metadata\":{\"name\":\"a}{\\\"\"}},\"type\":\"MODIFIED\"}"),
+                new int[0]);
+
+        assertThat(events).singleElement().satisfies(e -> {
+            assertThat(e.type()).isEqualTo(WatchEvent.Type.MODIFIED);
+            assertThat(e.object().getMetadata().getName()).isEqualTo("a}{\"");
+        });
+    }
+
+    @Test
+    void anErrorOnALaterLineNamesThatLine() {
+        byte[] twoLines = (new String(line("{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"a\"}}}"),
+                StandardCharsets.UTF_8) + "{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":tru}}}\n")
+                .getBytes(StandardCharsets.UTF_8);
+        List<WatchEvent<V1Pod>> before = new ArrayList<>();
+        WatchEventDecoder<V1Pod> decoder = new WatchEventDecoder<>(json, V1Pod.class, "GET /watch");
+
+        assertThatThrownBy(() -> decoder.feed(ByteBuffer.wrap(twoLines), before::add))
+                .isInstanceOf(DecodeException.class)
+                .hasMessageContaining("malformed JSON")
+                .hasMessageContaining("line 2, column");
+        assertThat(before).as("the event before the malformed one").hasSize(1);
+    }
+
+    @Test
+    void contentBetweenEventsThatIsNoObjectIsMalformed() {
+        assertThatThrownBy(() -> decode(line("[1]"), new int[0]))
+                .isInstanceOf(DecodeException.class)
+                .hasMessageContaining("expected a watch event object, found '['");
+    }
+
     private List<WatchEvent<V1Pod>> decode(byte[] bytes, int[] splits) {
         WatchEventDecoder<V1Pod> decoder = new WatchEventDecoder<>(json, V1Pod.class, "GET /watch");
         List<WatchEvent<V1Pod>> events = new ArrayList<>();
