@@ -33,7 +33,8 @@ import reactor.core.scheduler.Schedulers;
  *
  * <p>Every call is cold: the request is sent on subscription, and cancelling the subscription
  * closes it (for a watch, the connection's stream). Results are emitted on a Netty event loop (or,
- * when a token had to be read or fetched, on boundedElastic): do not block in operators downstream.
+ * when a token had to be read or fetched, on boundedElastic), except a {@link #list} page, which is
+ * emitted on a {@code Schedulers.parallel()} worker: do not block in operators downstream.
  * A watch {@code Flux} emits events in server order and ends in an error built from an
  * {@code ERROR} event; each received buffer is decoded as it arrives and the decoded events of a
  * bounded number of buffers wait for downstream demand, so a slow subscriber stops the socket reads.
@@ -150,7 +151,11 @@ public final class ResourceClient<T extends KubernetesObject> {
         return new ResourceClient<>(transport, type, namespace, labelSelector, fieldSelector, dryRun, timeout);
     }
 
-    /** One page. */
+    /**
+     * One page. The event loop only finds where each item's bytes begin and end; the items are bound
+     * on {@code Schedulers.parallel()}, a received buffer's items per task and as many tasks at once as
+     * it has workers, and the page (in the server's order) is emitted on the worker that bound the last.
+     */
     public Mono<ObjectList<T>> list(ListOptions options) {
         String path = requests.list(namespace, options);
         return transport.exchangeOne(HttpMethod.GET, path, null, null, accept(ACCEPT_METADATA_LIST), timeout, (response, body) -> {
