@@ -57,7 +57,7 @@ import tools.jackson.databind.node.ObjectNode;
  * is handled alike; trees handed out are shared and must not be mutated.
  *
  * <p>Threading: thread-safe, with one lock: this object's monitor. It guards everything the
- * {@link ObjectStore} holds (the registry, every kind's objects, apply records and history, the
+ * {@link ObjectStore} holds (the registry, every kind's objects (with their managedFields) and history, the
  * resourceVersion and the compaction point) and every watcher's cursor; the parts are not
  * thread-safe and are called with it held ({@link WatchHub} and {@link TypedObjects} take it
  * themselves to read). One lock is what keeps a request's checks and its commit one step, and the

@@ -57,7 +57,7 @@ final class ServerSideApply {
         ManagedFields managed = ManagedFields.of(live);
         ObjectNode liveTree = live == null ? JsonNodeFactory.instance.objectNode() : withoutManagedFields(live);
         if (live != null && managed.isEmpty()) {
-            FieldSet all = TypedValue.compare(null, owned(kind, liveTree, statusOnly), schema).changed();
+            FieldSet all = TypedValue.compare(null, owned(kind, live, statusOnly), schema).changed();
             managed.put(new ManagedFields.Entry(BEFORE_FIRST_APPLY, ManagedFields.UPDATE, kind.type.apiVersion(),
                     clock.timestamp(), subresource, all.removeAll(SERVER_FIELDS)));
         }
@@ -97,31 +97,27 @@ final class ServerSideApply {
     }
 
     /**
-     * {@code next}, what a create, update, patch or status write by {@code manager} makes of
-     * {@code live} ({@code null} for a create), with its managedFields: the manager's Update entry
+     * The managedFields (or {@code null}: none) of {@code next}, what a create, update, patch or status
+     * write by {@code manager} makes of {@code live} ({@code null} for a create): the manager's Update entry
      * comes to own what the write changed, and every other manager loses it. As kube-apiserver does,
      * managedFields sent with the write replace the stored ones (an empty list, or one empty entry,
      * strips them all), and an existing object without managedFields stays without until it is
      * first applied.
      */
-    ObjectNode update(Kind kind, ObjectNode live, ObjectNode next, String manager, boolean statusOnly) {
-        ObjectNode out = next.deepCopy();
+    JsonNode update(Kind kind, ObjectNode live, ObjectNode next, String manager, boolean statusOnly) {
         JsonNode sent = next.path("metadata").get("managedFields");
         if (!statusOnly && ManagedFields.isReset(sent)) {
-            ObjectSemantics.metadata(out).remove("managedFields");
-            return out;
+            return null;
         }
-        ManagedFields managed = !statusOnly && sent != null && sent.isArray() ? ManagedFields.ofEntries(sent)
-                : ManagedFields.of(live);
+        ManagedFields managed = !statusOnly && sent != null && sent.isArray() && !sent.isEmpty()
+                ? ManagedFields.ofEntries(sent) : ManagedFields.of(live);
         if (managed.isEmpty() && live != null) {
-            ObjectSemantics.metadata(out).remove("managedFields");
-            return out;
+            return null;
         }
         Schema schema = kind.schema();
         String subresource = statusOnly ? "status" : "";
-        TypedValue.Comparison change = TypedValue.compare(
-                live == null ? null : owned(kind, withoutManagedFields(live), statusOnly),
-                owned(kind, withoutManagedFields(next), statusOnly), schema);
+        TypedValue.Comparison change = TypedValue.compare(live == null ? null : owned(kind, live, statusOnly),
+                owned(kind, next, statusOnly), schema);
         FieldSet changed = change.changed();
         ManagedFields.Id self = ManagedFields.Id.update(manager, kind.type.apiVersion(), subresource);
         for (ManagedFields.Entry other : managed.others(null)) {
@@ -134,25 +130,31 @@ final class ServerSideApply {
             managed.put(new ManagedFields.Entry(manager, ManagedFields.UPDATE, kind.type.apiVersion(),
                     clock.timestamp(), subresource, fields));
         }
-        managed.writeTo(out);
-        return out;
+        return managed.isEmpty() ? null : managed.toJson();
     }
 
-    /** The part of an object a write on the main resource (or on status) owns fields in. */
+    /**
+     * The part of an object a write on the main resource (or on status) owns fields in, without its
+     * managedFields: a view sharing the object's nodes, to be read only.
+     */
     private static ObjectNode owned(Kind kind, ObjectNode object, boolean statusOnly) {
+        ObjectNode view = JsonNodeFactory.instance.objectNode();
         if (statusOnly) {
-            ObjectNode status = JsonNodeFactory.instance.objectNode();
             if (object.has("status")) {
-                status.set("status", object.get("status"));
+                view.set("status", object.get("status"));
             }
-            return status;
+            return view;
         }
-        if (kind.statusSubresource && object.has("status")) {
-            ObjectNode copy = object.deepCopy();
-            copy.remove("status");
-            return copy;
+        for (Map.Entry<String, JsonNode> e : object.properties()) {
+            if (e.getKey().equals("metadata") && e.getValue() instanceof ObjectNode meta && meta.has("managedFields")) {
+                ObjectNode metaView = view.putObject("metadata");
+                meta.properties().stream().filter(m -> !m.getKey().equals("managedFields"))
+                        .forEach(m -> metaView.set(m.getKey(), m.getValue()));
+            } else if (!(e.getKey().equals("status") && kind.statusSubresource)) {
+                view.set(e.getKey(), e.getValue());
+            }
         }
-        return object;
+        return view;
     }
 
     private static ObjectNode withoutManagedFields(ObjectNode object) {

@@ -103,9 +103,8 @@ final class Writer {
         if (m.type() == EventType.DELETED) {
             return m;
         }
-        ObjectNode owned = ownership.update(m.kind(), m.previous(), m.object(), fieldManager == null ? ""
-                : fieldManager, statusOnly);
-        return withManagedFields(m, owned.path("metadata").get("managedFields"));
+        return withManagedFields(m, ownership.update(m.kind(), m.previous(), m.object(),
+                fieldManager == null ? "" : fieldManager, statusOnly));
     }
 
     /** {@code m} with {@code managedFields} (or none); a write that changes only them is still a write. */
