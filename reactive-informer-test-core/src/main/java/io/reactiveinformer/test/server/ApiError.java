@@ -68,6 +68,12 @@ public final class ApiError extends RuntimeException {
                 + "\": " + message, type.group().isEmpty() ? details : details.group(type.group()), null);
     }
 
+    /** 422 for an apply without {@code fieldManager}. */
+    static ApiError fieldManagerRequired() {
+        return new ApiError(422, "Invalid", "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: "
+                + "is required for apply patch", new V1StatusDetails().group("meta.k8s.io").kind("PatchOptions"), null);
+    }
+
     static ApiError badRequest(String message) {
         return new ApiError(400, "BadRequest", message, null, null);
     }

@@ -57,7 +57,7 @@ import tools.jackson.databind.node.ObjectNode;
  * is handled alike; trees handed out are shared and must not be mutated.
  *
  * <p>Threading: thread-safe, with one lock: this object's monitor. It guards everything the
- * {@link ObjectStore} holds (the registry, every kind's objects, apply records and history, the
+ * {@link ObjectStore} holds (the registry, every kind's objects (with their managedFields) and history, the
  * resourceVersion and the compaction point) and every watcher's cursor; the parts are not
  * thread-safe and are called with it held ({@link WatchHub} and {@link TypedObjects} take it
  * themselves to read). One lock is what keeps a request's checks and its commit one step, and the
@@ -85,7 +85,7 @@ public final class ClusterState {
         this.store = new ObjectStore(b.historyLimit);
         ServerClock clock = new ServerClock(b.scheduler);
         this.writer = new Writer(store, new ObjectSemantics(new SplittableRandom(b.seed), clock),
-                new DeletionRules(clock), b.json.mapper(), b.requireNamespaces);
+                new DeletionRules(clock), new ServerSideApply(clock), b.json.mapper(), b.requireNamespaces);
         this.hub = new WatchHub(this, store, b.scheduler, b.bookmarkInterval);
         this.typed = new TypedObjects(this, store, b.json);
         for (Map.Entry<ResourceType<?>, Boolean> e : b.resources.entrySet()) {
@@ -298,39 +298,42 @@ public final class ClusterState {
 
     // ---------------------------------------------------------------- the API, on trees
 
-    /** POST: creates {@code body} in {@code namespace} (or the body's own). */
+    /**
+     * POST: creates {@code body} in {@code namespace} (or the body's own). Writes through these methods
+     * record their field ownership under the field manager kube-apiserver derives for a request
+     * without User-Agent: the empty name.
+     */
     public ObjectNode create(ResourceType<?> type, String namespace, ObjectNode body) {
-        return create(type, namespace, body, false);
+        return create(type, namespace, body, false, null);
     }
 
-    ObjectNode create(ResourceType<?> type, String namespace, ObjectNode body, boolean dryRun) {
-        return mutate(() -> writer.create(type, namespace, body, dryRun));
+    /** POST by {@code fieldManager} (see {@link Writer}). */
+    ObjectNode create(ResourceType<?> type, String namespace, ObjectNode body, boolean dryRun, String fieldManager) {
+        return mutate(() -> writer.create(type, namespace, body, dryRun, fieldManager));
     }
 
     /** PUT: replaces the object (or only its status); {@code body.metadata.resourceVersion}, if set, must be current. */
     public ObjectNode replace(ResourceType<?> type, String namespace, String name, ObjectNode body,
                               boolean statusOnly) {
-        return replace(type, namespace, name, body, statusOnly, false);
+        return replace(type, namespace, name, body, statusOnly, false, null);
     }
 
     ObjectNode replace(ResourceType<?> type, String namespace, String name, ObjectNode body, boolean statusOnly,
-                       boolean dryRun) {
-        return mutate(() -> writer.replace(type, namespace, name, body, statusOnly, dryRun));
+                       boolean dryRun, String fieldManager) {
+        return mutate(() -> writer.replace(type, namespace, name, body, statusOnly, dryRun, fieldManager));
     }
 
     /** PATCH: applies a patch to the object (or to its status); APPLY creates a missing object. */
     public ObjectNode patch(ResourceType<?> type, String namespace, String name, PatchType patchType, JsonNode patch,
                            boolean statusOnly) {
-        return patch(type, namespace, name, patchType, patch, statusOnly, false, null);
+        return patch(type, namespace, name, patchType, patch, statusOnly, false, null, false);
     }
 
-    /**
-     * PATCH. An apply by {@code fieldManager} also removes the fields that manager applied last time,
-     * no longer applies, and nobody changed since.
-     */
+    /** PATCH by {@code fieldManager}; an apply with {@code force} takes the fields other managers own. */
     ObjectNode patch(ResourceType<?> type, String namespace, String name, PatchType patchType, JsonNode patch,
-                     boolean statusOnly, boolean dryRun, String fieldManager) {
-        return mutate(() -> writer.patch(type, namespace, name, patchType, patch, statusOnly, dryRun, fieldManager));
+                     boolean statusOnly, boolean dryRun, String fieldManager, boolean force) {
+        return mutate(() -> writer.patch(type, namespace, name, patchType, patch, statusOnly, dryRun, fieldManager,
+                force));
     }
 
     /**

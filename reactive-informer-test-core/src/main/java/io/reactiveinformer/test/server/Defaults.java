@@ -64,6 +64,8 @@ final class Defaults {
                 ObjectNode template = child(spec, "template");
                 child(template, "metadata");
                 podSpec(child(template, "spec"));
+                // a struct, not a pointer, in kube-apiserver's types: written as {} until a status write fills it
+                child(object, "status");
             }
             default -> {
                 // no defaults simulated for the other kinds

@@ -1,10 +1,7 @@
 package io.reactiveinformer.test.server;
 
 import io.reactiveinformer.api.ResourceType;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.TreeMap;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -19,8 +16,6 @@ final class Kind {
     final History history;
     /** Looked up at the first write that needs it: parsing a document at every start would slow tests down. */
     private Schema schema;
-    /** Per object key, the last server-side apply intent of each field manager. */
-    final Map<String, Map<String, JsonNode>> applied = new HashMap<>();
 
     Kind(ResourceType<?> type, boolean statusSubresource, int historyLimit, long compactedTo) {
         this.type = type;

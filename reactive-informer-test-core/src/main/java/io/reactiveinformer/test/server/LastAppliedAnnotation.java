@@ -17,26 +17,22 @@ final class LastAppliedAnnotation {
 
     /**
      * kube-apiserver keeps client-side apply's annotation in step with a server-side apply by kubectl (its
-     * {@code lastAppliedUpdater}): when the object has the annotation, it becomes the applied configuration,
-     * keys sorted as Go encodes a map, without the annotation itself. Else {@code kubectl diff} after
-     * {@code apply --server-side} would find the fields of the older client-side apply to remove.
+     * {@code lastAppliedUpdater}): when the applied object has the annotation, it becomes the applied
+     * configuration {@code patch}, keys sorted as Go encodes a map, without the annotation itself. Else
+     * {@code kubectl diff} after {@code apply --server-side} would find the fields of the older client-side
+     * apply to remove. The annotation is set after the apply's ownership is decided: nobody comes to own it.
      */
-    static JsonNode syncedWith(ObjectNode live, JsonNode patch, String fieldManager, JsonMapper mapper) {
-        if (!"kubectl".equals(fieldManager) || live == null || !patch.isObject()
-                || live.path("metadata").path("annotations").path(ANNOTATION).asString("").isEmpty()) {
-            return patch;
+    static void sync(ObjectNode applied, JsonNode patch, String fieldManager, JsonMapper mapper) {
+        if (!"kubectl".equals(fieldManager)
+                || !(applied.path("metadata").path("annotations") instanceof ObjectNode annotations)
+                || annotations.path(ANNOTATION).asString("").isEmpty()) {
+            return;
         }
-        ObjectNode applied = (ObjectNode) patch.deepCopy();
-        if (applied.path("metadata").path("annotations") instanceof ObjectNode annotations) {
-            annotations.remove(ANNOTATION);
+        ObjectNode configuration = (ObjectNode) patch.deepCopy();
+        if (configuration.path("metadata").path("annotations") instanceof ObjectNode own) {
+            own.remove(ANNOTATION);
         }
-        String lastApplied = mapper.writeValueAsString(sortedKeys(applied, mapper));
-        ObjectNode synced = (ObjectNode) patch.deepCopy();
-        ObjectNode metadata = synced.has("metadata") ? (ObjectNode) synced.get("metadata") : synced.putObject("metadata");
-        ObjectNode annotations = metadata.has("annotations") ? (ObjectNode) metadata.get("annotations")
-                : metadata.putObject("annotations");
-        annotations.put(ANNOTATION, lastApplied + "\n");
-        return synced;
+        annotations.put(ANNOTATION, mapper.writeValueAsString(sortedKeys(configuration, mapper)) + "\n");
     }
 
     private static JsonNode sortedKeys(JsonNode node, JsonMapper mapper) {

@@ -4,7 +4,6 @@ import io.kubernetes.client.openapi.models.V1StatusDetails;
 import io.reactiveinformer.api.PatchType;
 import io.reactiveinformer.api.ResourceType;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import tools.jackson.databind.JsonNode;
@@ -12,7 +11,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The rules of creates and updates, as the real server's registries apply them: what a create,
- * replace, patch or server-side apply makes of the stored object (generated names, uid, generation
+ * replace or patch makes of the stored object (generated names, uid, generation
  * where the resource keeps one, the status subresource, the end of a deletion whose last finalizer
  * goes). {@link Validation}, {@link Defaults} and {@link Patches} do their parts; {@link DeletionRules}
  * decides DELETEs. It decides; {@link ObjectStore} commits. Called with the state's lock held.
@@ -138,56 +137,19 @@ final class ObjectSemantics {
         return new Mutation(kind, EventType.MODIFIED, key, next, old);
     }
 
-    /** PATCH of an existing object (an apply of a missing one is a create, decided by the caller). */
+    /** PATCH of an existing object by a JSON, merge or strategic merge patch ({@link ServerSideApply} applies). */
     Mutation patch(Kind kind, String key, String name, PatchType patchType, JsonNode patch, boolean statusOnly) {
         ObjectNode old = kind.existing(key, name);
         JsonNode patched = switch (patchType) {
             case JSON_PATCH -> Patches.jsonPatch(old, patch);
             case STRATEGIC_MERGE -> StrategicMergePatch.apply(kind, old, patch);
-            case MERGE, APPLY -> Patches.merge(old, patch);
+            case MERGE -> Patches.merge(old, patch);
+            case APPLY -> throw new IllegalArgumentException("server-side apply is ServerSideApply's");
         };
         if (!patched.isObject()) {
             throw ApiError.badRequest("the patch did not produce an object");
         }
         return replace(kind, key, name, (ObjectNode) patched, statusOnly);
-    }
-
-    /**
-     * Server-side apply of {@code intent} to an existing object, approximating field ownership: the
-     * intent is merged in, and each field the manager's {@code previous} intent set, this one leaves
-     * out, and that still holds the value the manager applied (nobody took it over since) is removed.
-     */
-    Mutation apply(Kind kind, String key, String name, JsonNode intent, JsonNode previous) {
-        ObjectNode old = kind.existing(key, name);
-        JsonNode merged = Patches.merge(old, intent);
-        if (!merged.isObject()) {
-            throw ApiError.badRequest("an apply patch must be an object");
-        }
-        if (previous != null) {
-            removeDropped((ObjectNode) merged, old, previous, intent, true);
-        }
-        return replace(kind, key, name, (ObjectNode) merged, false);
-    }
-
-    private static void removeDropped(ObjectNode target, JsonNode current, JsonNode previous, JsonNode intent,
-                                      boolean top) {
-        for (Map.Entry<String, JsonNode> e : previous.properties()) {
-            String field = e.getKey();
-            if (top && (field.equals("apiVersion") || field.equals("kind"))) {
-                continue;
-            }
-            JsonNode applied = e.getValue();
-            JsonNode now = intent == null ? null : intent.get(field);
-            JsonNode stored = current == null ? null : current.get(field);
-            if (applied.isObject() && stored != null && stored.isObject() && target.get(field) instanceof ObjectNode child) {
-                removeDropped(child, stored, applied, now != null && now.isObject() ? now : null, false);
-                if (child.isEmpty() && now == null) {
-                    target.remove(field);
-                }
-            } else if (now == null && applied.equals(stored)) {
-                target.remove(field);
-            }
-        }
     }
 
     private static ObjectNode withoutMetaAndStatus(ObjectNode obj) {

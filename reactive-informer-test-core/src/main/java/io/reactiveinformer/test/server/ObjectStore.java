@@ -65,7 +65,6 @@ final class ObjectStore {
         ObjectSemantics.metadata(object).put("resourceVersion", Long.toString(rv));
         if (m.type() == EventType.DELETED) {
             m.kind().objects.remove(m.key());
-            m.kind().applied.remove(m.key());
         } else {
             m.kind().objects.put(m.key(), object);
         }

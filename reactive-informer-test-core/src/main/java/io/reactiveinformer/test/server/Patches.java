@@ -7,8 +7,8 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The patch formats applied to object trees: JSON merge patch and JSON patch. Server-side apply is
- * applied as a JSON merge patch (no field ownership); a strategic merge patch is {@link StrategicMergePatch}.
+ * The patch formats applied to object trees: JSON merge patch and JSON patch. A strategic merge patch
+ * is {@link StrategicMergePatch}'s, server-side apply {@link ServerSideApply}'s.
  */
 final class Patches {
 

@@ -41,9 +41,10 @@ final class RequestRouter {
      *
      * @param accept      its {@code Accept} header, or {@code null}
      * @param contentType its {@code Content-Type} header, or {@code null}
+     * @param userAgent   its {@code User-Agent} header, or {@code null}
      * @param fault       the request's fault, for those that act on a watch stream's content; or {@code null}
      */
-    Reply route(RequestInfo info, String accept, String contentType, byte[] body, Fault fault) {
+    Reply route(RequestInfo info, String accept, String contentType, String userAgent, byte[] body, Fault fault) {
         Reply other = nonResource.reply(info);
         if (other != null) {
             return other;
@@ -52,6 +53,7 @@ final class RequestRouter {
         boolean status = "status".equals(t.subresource());
         String method = info.method();
         boolean dryRun = !method.equals("DELETE") && RequestDecoder.dryRun(info.query().get("dryRun"));
+        String manager = fieldManager(info.query().get("fieldManager"), userAgent);
         if (t.name() == null) {
             if (method.equals("GET")) {
                 return info.isWatch()
@@ -61,7 +63,7 @@ final class RequestRouter {
             Representation as = Representation.negotiate(accept, false);
             return switch (method) {
                 case "POST" -> object(201, as, state.create(t.type(), t.namespace(),
-                        decoder.objectBody(body, contentType), dryRun));
+                        decoder.objectBody(body, contentType), dryRun, manager));
                 case "DELETE" -> !ResourceTraits.allowsDeleteCollection(t.type()) ? throwing(methodNotAllowed())
                         : deleteCollection(t, info.query(), decoder.deleteRequest(info.query(), body, contentType), as);
                 default -> throw methodNotAllowed();
@@ -71,7 +73,7 @@ final class RequestRouter {
         return switch (method) {
             case "GET" -> object(200, as, state.get(t.type(), t.namespace(), t.name()));
             case "PUT" -> object(200, as, state.replace(t.type(), t.namespace(), t.name(),
-                    decoder.objectBody(body, contentType), status, dryRun));
+                    decoder.objectBody(body, contentType), status, dryRun, manager));
             case "PATCH" -> {
                 PatchType type = RequestDecoder.patchType(contentType);
                 if (type == PatchType.STRATEGIC_MERGE && !ResourceTraits.isBuiltIn(t.type())) {
@@ -79,14 +81,9 @@ final class RequestRouter {
                             + "application/merge-patch+json, application/apply-patch+yaml");
                 }
                 JsonNode patch = type == PatchType.APPLY ? RequestDecoder.yaml(body) : decoder.json(body);
-                String manager = info.query().get("fieldManager");
-                if (type == PatchType.APPLY && (manager == null || manager.isEmpty())) {
-                    throw new ApiError(422, "Invalid", "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: "
-                            + "Required value: is required for apply patch", new V1StatusDetails().group("meta.k8s.io")
-                            .kind("PatchOptions"), null);
-                }
                 yield object(200, as, state.patch(t.type(), t.namespace(), t.name(), type, patch, status, dryRun,
-                        manager));
+                        type == PatchType.APPLY ? info.query().get("fieldManager") : manager,
+                        "true".equals(info.query().get("force"))));
             }
             case "DELETE" -> {
                 RequestDecoder.DeleteRequest request = decoder.deleteRequest(info.query(), body, contentType);
@@ -98,6 +95,18 @@ final class RequestRouter {
             }
             default -> throw methodNotAllowed();
         };
+    }
+
+    /**
+     * The field manager of a write: the {@code fieldManager} parameter, else what kube-apiserver derives
+     * from the User-Agent (its part before the first {@code /}: {@code reactive-informer} for this
+     * library's client, {@code kubectl} for kubectl). An apply needs the parameter.
+     */
+    private static String fieldManager(String parameter, String userAgent) {
+        if (parameter != null && !parameter.isEmpty()) {
+            return parameter;
+        }
+        return userAgent == null ? "" : userAgent.split("/", -1)[0];
     }
 
     /** The {@code Status} a completed DELETE answers with for resources that do not return the object. */

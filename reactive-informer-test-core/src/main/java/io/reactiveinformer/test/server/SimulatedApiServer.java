@@ -162,7 +162,8 @@ public final class SimulatedApiServer implements AutoCloseable {
         Reply reply;
         try {
             reply = router.route(info, req.requestHeaders().get(HttpHeaderNames.ACCEPT),
-                    req.requestHeaders().get(HttpHeaderNames.CONTENT_TYPE), body, fault);
+                    req.requestHeaders().get(HttpHeaderNames.CONTENT_TYPE),
+                    req.requestHeaders().get(HttpHeaderNames.USER_AGENT), body, fault);
         } catch (ApiError e) {
             return responses.error(res, e);
         }

@@ -5,18 +5,18 @@ import io.reactiveinformer.api.ListOptions;
 import io.reactiveinformer.api.PatchType;
 import io.reactiveinformer.api.ResourceType;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The write verbs on trees, one request each: POST, PUT, PATCH (with server-side apply's record of
- * what each field manager applied), DELETE and DELETE of a collection. Each reads the request
- * (namespace, name, the kind), asks {@link ObjectSemantics} or {@link DeletionRules} what the write
- * makes of the object, and commits that to the {@link ObjectStore} (or, for a dry run, does not).
+ * The write verbs on trees, one request each: POST, PUT, PATCH (server-side apply among them), DELETE
+ * and DELETE of a collection. Each reads the request (namespace, name, the kind), asks
+ * {@link ObjectSemantics} or {@link DeletionRules} what the write makes of the object and
+ * {@link ServerSideApply} who owns its fields then, and commits that to the {@link ObjectStore} (or,
+ * for a dry run, does not). {@code fieldManager} is the writer's field manager ({@code null} for a
+ * write without a request: that of a request without User-Agent, the empty name).
  *
  * <p>Threading: every method is called with the state's lock held, so a request's reads and its
  * commit are one step; {@link ClusterState} feeds the watchers after releasing it.
@@ -26,21 +26,24 @@ final class Writer {
     private final ObjectStore store;
     private final ObjectSemantics semantics;
     private final DeletionRules deletions;
+    private final ServerSideApply ownership;
     private final JsonMapper mapper;
     private final boolean requireNamespaces;
 
-    Writer(ObjectStore store, ObjectSemantics semantics, DeletionRules deletions, JsonMapper mapper,
-           boolean requireNamespaces) {
+    Writer(ObjectStore store, ObjectSemantics semantics, DeletionRules deletions, ServerSideApply ownership,
+           JsonMapper mapper, boolean requireNamespaces) {
         this.store = store;
         this.semantics = semantics;
         this.deletions = deletions;
+        this.ownership = ownership;
         this.mapper = mapper;
         this.requireNamespaces = requireNamespaces;
     }
 
     /** POST: creates {@code body} in {@code namespace} (or the body's own). */
-    ObjectNode create(ResourceType<?> type, String namespace, ObjectNode body, boolean dryRun) {
-        return store.commit(createMutation(store.registry().kind(type), namespace, body), dryRun);
+    ObjectNode create(ResourceType<?> type, String namespace, ObjectNode body, boolean dryRun, String fieldManager) {
+        Mutation created = createMutation(store.registry().kind(type), namespace, body);
+        return store.commit(tracked(created, fieldManager, false), dryRun);
     }
 
     private Mutation createMutation(Kind kind, String namespace, ObjectNode body) {
@@ -50,7 +53,7 @@ final class Writer {
 
     /** PUT: replaces the object (or only its status); {@code body.metadata.resourceVersion}, if set, must be current. */
     ObjectNode replace(ResourceType<?> type, String namespace, String name, ObjectNode body, boolean statusOnly,
-                       boolean dryRun) {
+                       boolean dryRun, String fieldManager) {
         Kind kind = store.registry().kind(type);
         Validation.checkKind(type, body);
         ObjectNode meta = ObjectSemantics.metadata(body);
@@ -59,37 +62,66 @@ final class Writer {
             throw ApiError.badRequest("the name of the object (" + meta.path("name").asString("")
                     + ") does not match the name on the URL (" + name + ")");
         }
-        return store.commit(semantics.replace(kind, Kind.key(ns, name), name, body, statusOnly), dryRun);
+        return store.commit(tracked(semantics.replace(kind, Kind.key(ns, name), name, body, statusOnly), fieldManager,
+                statusOnly), dryRun);
     }
 
     /**
-     * PATCH; APPLY creates a missing object. An apply by {@code fieldManager} also removes the fields
-     * that manager applied last time, no longer applies, and nobody changed since.
+     * PATCH; APPLY (server-side apply by {@code fieldManager}, taking fields other managers own when
+     * {@code force}) creates a missing object.
      */
     ObjectNode patch(ResourceType<?> type, String namespace, String name, PatchType patchType, JsonNode patch,
-                     boolean statusOnly, boolean dryRun, String fieldManager) {
+                     boolean statusOnly, boolean dryRun, String fieldManager, boolean force) {
         Kind kind = store.registry().kind(type);
         String ns = type.namespaced() ? ObjectSemantics.requireNamespace(type, namespace) : null;
         String key = Kind.key(ns, name);
-        ObjectNode result;
-        if (!kind.objects.containsKey(key) && patchType == PatchType.APPLY && !statusOnly) {
-            if (!patch.isObject()) {
-                throw ApiError.badRequest("an apply patch must be an object");
-            }
-            ObjectNode body = (ObjectNode) patch.deepCopy();
+        if (patchType != PatchType.APPLY) {
+            return store.commit(tracked(semantics.patch(kind, key, name, patchType, patch, statusOnly), fieldManager,
+                    statusOnly), dryRun);
+        }
+        if (fieldManager == null || fieldManager.isEmpty()) {
+            throw ApiError.fieldManagerRequired();
+        }
+        if (!patch.isObject()) {
+            throw ApiError.badRequest("an apply patch must be an object");
+        }
+        ObjectNode live = kind.objects.get(key);
+        if (live == null && !statusOnly) {
+            ObjectNode body = ownership.apply(kind, null, (ObjectNode) patch, fieldManager, force, false);
             ObjectSemantics.metadata(body).put("name", name);
-            result = store.commit(createMutation(kind, ns, body), dryRun);
-        } else if (patchType == PatchType.APPLY && !statusOnly && fieldManager != null) {
-            JsonNode previous = kind.applied.getOrDefault(key, Map.of()).get(fieldManager);
-            result = store.commit(semantics.apply(kind, key, name, LastAppliedAnnotation.syncedWith(kind.objects.get(key),
-                    patch, fieldManager, mapper), previous), dryRun);
+            return store.commit(createMutation(kind, ns, body), dryRun);
+        }
+        ObjectNode applied = ownership.apply(kind, kind.existing(key, name), (ObjectNode) patch, fieldManager, force,
+                statusOnly);
+        LastAppliedAnnotation.sync(applied, patch, fieldManager, mapper);
+        return store.commit(withManagedFields(semantics.replace(kind, key, name, applied, statusOnly),
+                applied.path("metadata").get("managedFields")), dryRun);
+    }
+
+    /** {@code m} with the managedFields its Update by {@code fieldManager} leaves (a deletion keeps them). */
+    private Mutation tracked(Mutation m, String fieldManager, boolean statusOnly) {
+        if (m.type() == EventType.DELETED) {
+            return m;
+        }
+        return withManagedFields(m, ownership.update(m.kind(), m.previous(), m.object(),
+                fieldManager == null ? "" : fieldManager, statusOnly));
+    }
+
+    /** {@code m} with {@code managedFields} (or none); a write that changes only them is still a write. */
+    private static Mutation withManagedFields(Mutation m, JsonNode managedFields) {
+        if (m.type() == EventType.DELETED) {
+            return m;
+        }
+        ObjectNode object = m.changes() ? m.object() : m.object().deepCopy();
+        if (managedFields == null) {
+            ObjectSemantics.metadata(object).remove("managedFields");
         } else {
-            result = store.commit(semantics.patch(kind, key, name, patchType, patch, statusOnly), dryRun);
+            ObjectSemantics.metadata(object).set("managedFields", managedFields);
         }
-        if (patchType == PatchType.APPLY && !statusOnly && fieldManager != null && !dryRun) {
-            kind.applied.computeIfAbsent(key, k -> new HashMap<>()).put(fieldManager, patch.deepCopy());
+        if (m.changes()) {
+            return m;
         }
-        return result;
+        return object.equals(m.previous()) ? m : new Mutation(m.kind(), EventType.MODIFIED, m.key(), object, m.previous());
     }
 
     /** DELETE with options (preconditions, propagation policy, grace period), or its dry run. */

@@ -99,7 +99,7 @@ class MetadataRepresentationTest {
         assertThat(b.getKind()).isEqualTo("PartialObjectMetadata");
         assertThat(b.getMetadata().getResourceVersion()).isNotBlank();
         assertThat(get(BASE + "/b", "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1").text())
-                .doesNotContain("payload").contains("\"kind\":\"PartialObjectMetadata\"");
+                .doesNotContain("\"data\"").contains("\"kind\":\"PartialObjectMetadata\"");
     }
 
     @Test
