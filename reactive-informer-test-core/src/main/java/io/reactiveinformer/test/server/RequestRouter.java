@@ -60,8 +60,11 @@ final class RequestRouter {
             }
             Representation as = Representation.negotiate(accept, false);
             return switch (method) {
-                case "POST" -> object(201, as, state.create(t.type(), t.namespace(),
-                        decoder.objectBody(body, contentType), dryRun));
+                case "POST" -> {
+                    ObjectNode object = decoder.objectBody(body, contentType);
+                    List<String> warnings = fieldValidation(info).checkObject(state.kind(t.type()), object);
+                    yield object(201, as, state.create(t.type(), t.namespace(), object, dryRun)).withWarnings(warnings);
+                }
                 case "DELETE" -> !ResourceTraits.allowsDeleteCollection(t.type()) ? throwing(methodNotAllowed())
                         : deleteCollection(t, info.query(), decoder.deleteRequest(info.query(), body, contentType), as);
                 default -> throw methodNotAllowed();
@@ -70,8 +73,12 @@ final class RequestRouter {
         Representation as = Representation.negotiate(accept, false);
         return switch (method) {
             case "GET" -> object(200, as, state.get(t.type(), t.namespace(), t.name()));
-            case "PUT" -> object(200, as, state.replace(t.type(), t.namespace(), t.name(),
-                    decoder.objectBody(body, contentType), status, dryRun));
+            case "PUT" -> {
+                ObjectNode object = decoder.objectBody(body, contentType);
+                List<String> warnings = fieldValidation(info).checkObject(state.kind(t.type()), object);
+                yield object(200, as, state.replace(t.type(), t.namespace(), t.name(), object, status, dryRun))
+                        .withWarnings(warnings);
+            }
             case "PATCH" -> {
                 PatchType type = RequestDecoder.patchType(contentType);
                 if (type == PatchType.STRATEGIC_MERGE && !ResourceTraits.isBuiltIn(t.type())) {
@@ -85,8 +92,9 @@ final class RequestRouter {
                             + "Required value: is required for apply patch", new V1StatusDetails().group("meta.k8s.io")
                             .kind("PatchOptions"), null);
                 }
+                List<String> warnings = patchFieldValidation(info, t, type, patch);
                 yield object(200, as, state.patch(t.type(), t.namespace(), t.name(), type, patch, status, dryRun,
-                        manager));
+                        manager)).withWarnings(warnings);
             }
             case "DELETE" -> {
                 RequestDecoder.DeleteRequest request = decoder.deleteRequest(info.query(), body, contentType);
@@ -98,6 +106,23 @@ final class RequestRouter {
             }
             default -> throw methodNotAllowed();
         };
+    }
+
+    private static FieldValidation fieldValidation(RequestInfo info) {
+        return FieldValidation.of(info.query().get("fieldValidation"), info.method());
+    }
+
+    /** A patch's unknown-field warnings; a refused patch of a missing object is a 404, as on the real server. */
+    private List<String> patchFieldValidation(RequestInfo info, ResourcePath t, PatchType type, JsonNode patch) {
+        FieldValidation mode = fieldValidation(info);
+        try {
+            return mode.checkPatch(state.kind(t.type()), t.name(), type, patch);
+        } catch (ApiError refused) {
+            if (type != PatchType.APPLY) {
+                state.get(t.type(), t.namespace(), t.name());
+            }
+            throw refused;
+        }
     }
 
     /** The {@code Status} a completed DELETE answers with for resources that do not return the object. */
