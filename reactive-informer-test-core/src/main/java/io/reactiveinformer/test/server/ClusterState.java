@@ -254,6 +254,14 @@ public final class ClusterState {
         return store.registry().kind(type);
     }
 
+    /**
+     * Resolves the schema of every registered kind now: the first write of a kind prunes by it, and
+     * parsing kube-apiserver's document (once per JVM) would otherwise stall the event loop serving it.
+     */
+    synchronized void prepareSchemas() {
+        store.registry().all().forEach(Kind::schema);
+    }
+
     /** Whether the resource has a {@code status} subresource. */
     synchronized boolean hasStatusSubresource(ResourceType<?> type) {
         return store.registry().kind(type).statusSubresource;
