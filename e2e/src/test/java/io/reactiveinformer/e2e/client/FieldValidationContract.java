@@ -88,6 +88,27 @@ abstract class FieldValidationContract extends ClientContract {
     }
 
     @Test
+    void fieldsNamedTwiceAreReportedBeforeUnknownOnesAndTheLastValueCounts() {
+        String ns = namespace("duplicates");
+
+        assertThatThrownBy(() -> send("POST", "/api/v1/namespaces/" + ns + "/configmaps?fieldValidation=Strict",
+                "{\"metadata\":{\"name\":\"dup\"},\"data\":{\"a\":\"1\",\"a\":\"2\"},\"data\":{\"b\":\"1\"},\"zz\":1}"))
+                .isInstanceOfSatisfying(KubernetesApiException.class, e -> assertThat(e.status().orElseThrow()
+                        .getMessage()).isEqualTo("ConfigMap in version \"v1\" cannot be handled as a ConfigMap: strict "
+                        + "decoding error: duplicate field \"data.a\", duplicate field \"data\", unknown field \"zz\""));
+        JsonNode gadget = json(send("POST", gadgets(ns), "{\"apiVersion\":\"testenv.reactiveinformer.io/v1\","
+                + "\"kind\":\"Gadget\",\"metadata\":{\"name\":\"d\"},\"spec\":{\"size\":1,\"size\":2,\"x\":1},"
+                + "\"spec\":{\"size\":3,\"z\":1}}").text());
+
+        assertThat(warnings).containsExactly("299 - \"duplicate field \\\"spec.size\\\"\"",
+                "299 - \"duplicate field \\\"spec\\\"\"", warning("spec.z"));
+        assertThat(gadget.path("spec")).isEqualTo(json("{\"size\":3}"));
+        warnings.clear();
+        send("PATCH", gadgets(ns) + "/d", "application/merge-patch+json", "{\"spec\":{\"size\":4,\"size\":5}}");
+        assertThat(warnings).containsExactly("299 - \"duplicate field \\\"spec.size\\\"\"");
+    }
+
+    @Test
     void patchesAreCheckedToo() {
         String ns = namespace("patch");
         send("POST", gadgets(ns) + "?fieldValidation=Ignore", GADGET);

@@ -4,6 +4,7 @@ import io.kubernetes.client.openapi.models.V1StatusCause;
 import io.kubernetes.client.openapi.models.V1StatusDetails;
 import io.reactiveinformer.api.PatchType;
 import io.reactiveinformer.api.ResourceType;
+import java.util.ArrayList;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -16,7 +17,8 @@ import tools.jackson.databind.node.ObjectNode;
  * either way). {@code Strict} refuses the request: a create or update with 400 {@code strict decoding
  * error: unknown field "spec.x"}, a patch with 422 naming the {@code patch}. {@code Warn}, the
  * default, accepts it with one {@code Warning: 299 - "unknown field \"spec.x\""} response header per
- * field. {@code Ignore} accepts it silently. An apply patch with an unknown field fails with 500
+ * field. {@code Ignore} accepts it silently. A field a JSON body names twice in one object is treated
+ * alike ({@code duplicate field "spec.size"}; the last value counts). An apply patch with an unknown field fails with 500
  * whatever the parameter says, as server-side apply cannot type it.
  *
  * <p>Where the real server finds a patch's unknown fields in the patched object, this finds them in
@@ -48,48 +50,52 @@ enum FieldValidation {
                         .reason("FieldValueNotSupported").message(message).field("fieldValidation")), null);
     }
 
-    /** The warnings a create or update of {@code body} gets; throws 400 when strict and there is an unknown field. */
-    List<String> checkObject(Kind kind, JsonNode body) {
-        List<String> unknown = Pruning.unknownFields(kind, body);
-        if (this == STRICT && !unknown.isEmpty()) {
+    /**
+     * The warnings a create or update of {@code body} gets; throws 400 when strict and there is an
+     * unknown field, or a field the JSON named twice ({@code duplicates}, from {@link DuplicateFields}).
+     */
+    List<String> checkObject(Kind kind, JsonNode body, List<String> duplicates) {
+        List<String> problems = problems(duplicates, Pruning.unknownFields(kind, body));
+        if (this == STRICT && !problems.isEmpty()) {
             ResourceType<?> type = kind.type;
             throw ApiError.badRequest(type.kind() + " in version \"" + type.version() + "\" cannot be handled as a "
-                    + type.kind() + ": " + strictError(unknown));
+                    + type.kind() + ": strict decoding error: " + String.join(", ", problems));
         }
-        return warnings(unknown);
+        return this == WARN ? problems : List.of();
     }
 
     /**
      * The warnings a patch gets; throws 422 when strict and the patch sets an unknown field, and 500
      * for an apply patch that does.
      */
-    List<String> checkPatch(Kind kind, String name, PatchType patchType, JsonNode patch) {
+    List<String> checkPatch(Kind kind, String name, PatchType patchType, JsonNode patch, List<String> duplicates) {
         List<String> unknown = Pruning.unknownFields(kind, patchType == PatchType.JSON_PATCH ? skeleton(patch)
                 : withoutDirectives(patch));
-        if (unknown.isEmpty()) {
+        List<String> problems = problems(patchType == PatchType.JSON_PATCH ? List.of() : duplicates, unknown);
+        if (problems.isEmpty()) {
             return List.of();
         }
         ResourceType<?> type = kind.type;
-        if (patchType == PatchType.APPLY) {
+        if (patchType == PatchType.APPLY && !unknown.isEmpty()) {
             throw new ApiError(500, null, "failed to create typed patch object (/" + name + "; " + type.group() + "/"
                     + type.version() + ", Kind=" + type.kind() + "): ." + unknown.get(0)
                     + ": field not declared in schema", null, null);
         }
         if (this == STRICT) {
-            String message = "Invalid value: " + quote(patch.toString()) + ": " + strictError(unknown);
+            String message = "Invalid value: " + quote(patch.toString()) + ": strict decoding error: "
+                    + String.join(", ", problems);
             throw new ApiError(422, "Invalid", " \"\" is invalid: patch: " + message, new V1StatusDetails()
                     .addCausesItem(new V1StatusCause().reason("FieldValueInvalid").message(message).field("patch")), null);
         }
-        return warnings(unknown);
+        return this == WARN ? problems : List.of();
     }
 
-    private List<String> warnings(List<String> unknown) {
-        return this == WARN ? unknown.stream().map(f -> "unknown field " + quote(f)).toList() : List.of();
-    }
-
-    private static String strictError(List<String> unknown) {
-        return "strict decoding error: " + String.join(", ", unknown.stream().map(f -> "unknown field " + quote(f))
-                .toList());
+    /** What the strict decoder reports, in its order: the fields named twice, then the unknown ones. */
+    private static List<String> problems(List<String> duplicates, List<String> unknown) {
+        List<String> problems = new ArrayList<>();
+        duplicates.forEach(f -> problems.add("duplicate field " + quote(f)));
+        unknown.forEach(f -> problems.add("unknown field " + quote(f)));
+        return problems;
     }
 
     private static String quote(String text) {

@@ -62,7 +62,8 @@ final class RequestRouter {
             return switch (method) {
                 case "POST" -> {
                     ObjectNode object = decoder.objectBody(body, contentType);
-                    List<String> warnings = fieldValidation(info).checkObject(state.kind(t.type()), object);
+                    List<String> warnings = fieldValidation(info).checkObject(state.kind(t.type()), object,
+                            duplicates(body, contentType));
                     yield object(201, as, state.create(t.type(), t.namespace(), object, dryRun)).withWarnings(warnings);
                 }
                 case "DELETE" -> !ResourceTraits.allowsDeleteCollection(t.type()) ? throwing(methodNotAllowed())
@@ -75,7 +76,8 @@ final class RequestRouter {
             case "GET" -> object(200, as, state.get(t.type(), t.namespace(), t.name()));
             case "PUT" -> {
                 ObjectNode object = decoder.objectBody(body, contentType);
-                List<String> warnings = fieldValidation(info).checkObject(state.kind(t.type()), object);
+                List<String> warnings = fieldValidation(info).checkObject(state.kind(t.type()), object,
+                        duplicates(body, contentType));
                 yield object(200, as, state.replace(t.type(), t.namespace(), t.name(), object, status, dryRun))
                         .withWarnings(warnings);
             }
@@ -92,7 +94,7 @@ final class RequestRouter {
                             + "Required value: is required for apply patch", new V1StatusDetails().group("meta.k8s.io")
                             .kind("PatchOptions"), null);
                 }
-                List<String> warnings = patchFieldValidation(info, t, type, patch);
+                List<String> warnings = patchFieldValidation(info, t, type, patch, duplicates(body, contentType));
                 yield object(200, as, state.patch(t.type(), t.namespace(), t.name(), type, patch, status, dryRun,
                         manager)).withWarnings(warnings);
             }
@@ -108,15 +110,22 @@ final class RequestRouter {
         };
     }
 
+    /** The fields a JSON body names twice (YAML bodies are not checked). */
+    private List<String> duplicates(byte[] body, String contentType) {
+        return contentType != null && contentType.contains("yaml") ? List.of()
+                : DuplicateFields.of(state.json().mapper(), body);
+    }
+
     private static FieldValidation fieldValidation(RequestInfo info) {
         return FieldValidation.of(info.query().get("fieldValidation"), info.method());
     }
 
     /** A patch's unknown-field warnings; a refused patch of a missing object is a 404, as on the real server. */
-    private List<String> patchFieldValidation(RequestInfo info, ResourcePath t, PatchType type, JsonNode patch) {
+    private List<String> patchFieldValidation(RequestInfo info, ResourcePath t, PatchType type, JsonNode patch,
+                                              List<String> duplicates) {
         FieldValidation mode = fieldValidation(info);
         try {
-            return mode.checkPatch(state.kind(t.type()), t.name(), type, patch);
+            return mode.checkPatch(state.kind(t.type()), t.name(), type, patch, duplicates);
         } catch (ApiError refused) {
             if (type != PatchType.APPLY) {
                 state.get(t.type(), t.namespace(), t.name());

@@ -101,6 +101,24 @@ class FieldValidationTest {
     }
 
     @Test
+    void fieldsNamedTwiceComeFirstAndTheLastValueCounts() throws Exception {
+        HttpResponse<String> refused = send("POST", GADGETS + "?fieldValidation=Strict", "application/json", """
+                {"apiVersion":"testenv.reactiveinformer.io/v1","kind":"Gadget","metadata":{"name":"d"},
+                 "spec":{"size":1,"x":1,"size":2,"tags":["a",{"k":1,"k":2}],"labels":{"q":"1","q":"2"}},
+                 "spec":{"size":3,"y":1}}""");
+        HttpResponse<String> warned = send("POST", GADGETS, "application/json", """
+                {"apiVersion":"testenv.reactiveinformer.io/v1","kind":"Gadget","metadata":{"name":"d"},
+                 "spec":{"size":1,"size":2,"color":"red","x":1},"spec":{"size":3,"z":1}}""");
+
+        assertThat(message(refused)).isEqualTo("Gadget in version \"v1\" cannot be handled as a Gadget: strict decoding "
+                + "error: duplicate field \"spec.size\", duplicate field \"spec.tags[1].k\", duplicate field "
+                + "\"spec.labels.q\", duplicate field \"spec\", unknown field \"spec.y\"");
+        assertThat(warned.headers().allValues("Warning")).containsExactly("299 - \"duplicate field \\\"spec.size\\\"\"",
+                "299 - \"duplicate field \\\"spec\\\"\"", "299 - \"unknown field \\\"spec.z\\\"\"");
+        assertThat(JsonMapper.shared().readTree(warned.body()).path("spec")).isEqualTo(json("{\"size\":3}"));
+    }
+
+    @Test
     void anUnknownModeIsInvalid() throws Exception {
         HttpResponse<String> refused = send("POST", GADGETS + "?fieldValidation=strict", "application/json", GADGET);
 
