@@ -3,10 +3,12 @@ package io.reactiveinformer.test.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.reactiveinformer.api.ResourceType;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
 class CustomResourceDefinitionTest {
@@ -26,6 +28,28 @@ class CustomResourceDefinitionTest {
         assertThat(kind.defined).isTrue();
         assertThat(kind.schema().property("spec").property("size").type()).isEqualTo("integer");
         assertThat(state.resource("testenv.reactiveinformer.io", "v1", "widgets")).isPresent();
+    }
+
+    @Test
+    void customResourcesAreReplacedOnlyAtAResourceVersionUnlikeMostBuiltInKinds() {
+        ClusterState state = ClusterState.builder().customResource(WIDGETS).build();
+        ResourceType<?> widgets = state.resource("testenv.reactiveinformer.io", "v1", "widgets").orElseThrow();
+        ObjectNode widget = (ObjectNode) yaml("{metadata: {name: w}, spec: {size: 1}}");
+        String rv = state.create(widgets, "ns", widget).path("metadata").path("resourceVersion").asString();
+
+        assertThatThrownBy(() -> state.replace(widgets, "ns", "w", widget, false)).isInstanceOfSatisfying(ApiError.class,
+                e -> {
+                    assertThat(e.code()).isEqualTo(422);
+                    assertThat(e.getMessage()).isEqualTo("widgets.testenv.reactiveinformer.io \"w\" is invalid: "
+                            + "metadata.resourceVersion: Invalid value: 0: must be specified for an update");
+                });
+        ((ObjectNode) widget.get("metadata")).put("resourceVersion", rv);
+        assertThat(state.replace(widgets, "ns", "w", widget, false).path("metadata").path("resourceVersion").asString())
+                .isEqualTo(rv);
+        ResourceType<V1ConfigMap> configMaps = ResourceType.of(V1ConfigMap.class);
+        state.create(configMaps, "ns", (ObjectNode) yaml("{metadata: {name: c}}"));
+        assertThat(state.replace(configMaps, "ns", "c", (ObjectNode) yaml("{metadata: {name: c}, data: {a: b}}"), false)
+                .path("data").path("a").asString()).isEqualTo("b");
     }
 
     @Test
