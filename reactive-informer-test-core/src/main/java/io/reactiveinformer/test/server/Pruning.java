@@ -56,13 +56,8 @@ final class Pruning {
 
     /** The fields of {@code object} that {@code kind}'s schema does not declare, as the real server lists them. */
     static List<String> unknownFields(Kind kind, JsonNode object) {
-        return unknownFields(kind, kind.schema(), object, "", kind.defined);
-    }
-
-    /** The unknown fields of {@code value}, found at {@code path} of an object of {@code kind} under {@code schema}. */
-    static List<String> unknownFields(Kind kind, Schema schema, JsonNode value, String path, boolean resourceRoot) {
         Pruning look = new Pruning(kind.defined, false);
-        look.walk(schema, value, path, resourceRoot);
+        look.walk(kind.schema(), object, "", kind.defined);
         List<String> found = new ArrayList<>(look.unknown);
         if (kind.defined) {
             Collections.sort(found);
@@ -71,8 +66,8 @@ final class Pruning {
         return found;
     }
 
-    /** Whether the object of {@code schema} takes a field {@code name} it does not declare. */
-    boolean allows(Schema schema, String name) {
+    /** Whether an object of {@code schema} keeps a field {@code name}: declared, a map's key, or preserved. */
+    private boolean allows(Schema schema, String name) {
         if (schema.allows(name)) {
             return true;
         }

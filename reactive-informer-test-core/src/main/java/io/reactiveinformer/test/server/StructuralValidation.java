@@ -211,7 +211,7 @@ final class StructuralValidation {
     }
 
     /** The JSON type of a value, as the real server names it in messages. */
-    static String typeOf(JsonNode value) {
+    private static String typeOf(JsonNode value) {
         if (value.isObject()) {
             return "object";
         }
