@@ -23,6 +23,12 @@ interface Backend extends AutoCloseable {
     ResourceType<DynamicObject> widgets();
 
     /**
+     * The test custom resource {@code gadgets.testenv.reactiveinformer.io/v1} ({@code testenv/crds/gadgets.yaml}),
+     * whose schema exercises validation and pruning.
+     */
+    ResourceType<DynamicObject> gadgets();
+
+    /**
      * Makes every resourceVersion issued before the latest change answer 410 to a WATCH and to an
      * exact LIST.
      */

@@ -13,6 +13,7 @@ import io.reactiveinformer.test.apiserver.KubeApiServer;
 final class KubeApiServerBackend implements Backend {
 
     private static final Path WIDGETS = Path.of("crds/widgets.yaml");
+    private static final Path GADGETS = Path.of("crds/gadgets.yaml");
 
     private final KubeApiServer env;
     private final KubernetesClient admin;
@@ -38,6 +39,12 @@ final class KubeApiServerBackend implements Backend {
     public ResourceType<DynamicObject> widgets() {
         KubeApiServer.InstalledCrd crd = env.installCrd(WIDGETS);
         return ResourceType.dynamic(crd.group(), crd.version(), crd.plural(), "Widget", crd.namespaced());
+    }
+
+    @Override
+    public ResourceType<DynamicObject> gadgets() {
+        KubeApiServer.InstalledCrd crd = env.installCrd(GADGETS);
+        return ResourceType.dynamic(crd.group(), crd.version(), crd.plural(), "Gadget", crd.namespaced());
     }
 
     @Override

@@ -1,8 +1,12 @@
 package io.reactiveinformer.e2e.client;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 import io.reactiveinformer.api.DynamicObject;
 import io.reactiveinformer.api.ResourceType;
 import io.reactiveinformer.client.KubernetesClient;
+import io.reactiveinformer.test.apiserver.KubeApiServer;
 import io.reactiveinformer.test.server.ClusterState;
 import io.reactiveinformer.test.server.Fault;
 import io.reactiveinformer.test.server.RequestInfo;
@@ -14,10 +18,9 @@ import io.reactiveinformer.test.server.SimulatedApiServer;
  */
 final class SimulatedBackend implements Backend {
 
-    static final ResourceType<DynamicObject> WIDGETS =
-            ResourceType.dynamic("testenv.reactiveinformer.io", "v1", "widgets", "Widget", true);
-
-    private final ClusterState state = ClusterState.builder().resource(WIDGETS).requireNamespaces().build();
+    /** The definitions the real backend installs, read from {@code testenv/crds/} as the real backend reads them. */
+    private final ClusterState state = ClusterState.builder().customResource(testenvFile("crds/widgets.yaml"))
+            .customResource(testenvFile("crds/gadgets.yaml")).requireNamespaces().build();
     private final int port;
     private final KubernetesClient admin;
     private final SimulatedApiServer forbidding;
@@ -44,8 +47,30 @@ final class SimulatedBackend implements Backend {
     }
 
     @Override
+    @SuppressWarnings("unchecked")
     public ResourceType<DynamicObject> widgets() {
-        return WIDGETS;
+        return (ResourceType<DynamicObject>) state.resource("testenv.reactiveinformer.io", "v1", "widgets").orElseThrow();
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public ResourceType<DynamicObject> gadgets() {
+        return (ResourceType<DynamicObject>) state.resource("testenv.reactiveinformer.io", "v1", "gadgets").orElseThrow();
+    }
+
+    /** A file of the repository's {@code testenv/} directory ({@code -Dreactive-informer.testenv}, or found upwards). */
+    private static Path testenvFile(String relative) {
+        String configured = System.getProperty(KubeApiServer.TESTENV_DIR_PROPERTY);
+        if (configured != null) {
+            return Path.of(configured).resolve(relative);
+        }
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            Path candidate = dir.resolve("testenv").resolve(relative);
+            if (Files.isRegularFile(candidate)) {
+                return candidate;
+            }
+        }
+        throw new IllegalStateException("no testenv/" + relative + " above " + Path.of("").toAbsolutePath());
     }
 
     /** Like an etcd compaction at the latest revision: a watch from the latest version still works. */

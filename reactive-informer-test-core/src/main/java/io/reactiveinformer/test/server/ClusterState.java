@@ -16,8 +16,13 @@ import io.reactiveinformer.api.PatchType;
 import io.reactiveinformer.api.ResourceType;
 import io.reactiveinformer.api.WatchOptions;
 import io.reactiveinformer.codec.KubernetesJson;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +35,7 @@ import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
  * The state of a simulated cluster, shared by its two fronts (the HTTP {@link SimulatedApiServer} and
@@ -89,7 +95,8 @@ public final class ClusterState {
         this.hub = new WatchHub(this, store, b.scheduler, b.bookmarkInterval);
         this.typed = new TypedObjects(this, store, b.json);
         for (Map.Entry<ResourceType<?>, Boolean> e : b.resources.entrySet()) {
-            register(e.getKey(), e.getValue());
+            store.register(e.getKey(), e.getValue(), b.schemas.get(e.getKey()));
+            json.prepare(e.getKey().type());
         }
     }
 
@@ -105,6 +112,7 @@ public final class ClusterState {
     /** Configures a {@link ClusterState}. Not thread-safe. */
     public static final class Builder {
         private final Map<ResourceType<?>, Boolean> resources = new LinkedHashMap<>();
+        private final Map<ResourceType<?>, Schema> schemas = new HashMap<>();
         private KubernetesJson json = KubernetesJson.defaults();
         private Scheduler scheduler = Schedulers.parallel();
         private int historyLimit = 1000;
@@ -129,6 +137,40 @@ public final class ClusterState {
         public Builder resource(ResourceType<?> type, boolean statusSubresource) {
             resources.put(type, statusSubresource);
             return this;
+        }
+
+        /**
+         * Adds the custom resource a CustomResourceDefinition ({@code apiextensions.k8s.io/v1}, as a
+         * tree) defines, served as {@link DynamicObject}s. Honoured: group, {@code names.plural} and
+         * {@code names.kind}, scope, the {@code status} subresource, and the {@code openAPIV3Schema},
+         * by which every create, update and patch is pruned (fields it does not declare are dropped
+         * unless under {@code x-kubernetes-preserve-unknown-fields}; the {@code fieldValidation} query
+         * parameter says whether they are refused, warned about or ignored) and validated (types,
+         * {@code required}, {@code enum}, bounds, lengths, {@code pattern}, item counts,
+         * {@code nullable}, some formats), answering 422 with the real server's causes. Not honoured:
+         * {@code default}s, CEL rules, conversion, the {@code scale} subresource, printer columns.
+         *
+         * @throws IllegalArgumentException if it is not a definition, or serves other than exactly one version
+         */
+        public Builder customResource(JsonNode definition) {
+            CustomResourceDefinition crd = CustomResourceDefinition.of(definition);
+            resources.put(crd.type(), crd.statusSubresource());
+            schemas.put(crd.type(), crd.schema());
+            return this;
+        }
+
+        /**
+         * {@link #customResource(JsonNode)} with the definition in a YAML (or JSON) file of one
+         * document, such as a chart's or operator's {@code crds/} file.
+         *
+         * @throws UncheckedIOException if the file cannot be read
+         */
+        public Builder customResource(Path yaml) {
+            try {
+                return customResource(YAMLMapper.shared().readTree(Files.readString(yaml)));
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read " + yaml, e);
+            }
         }
 
         /** How many changes each resource's history keeps (its compaction window); default 1000. */
@@ -192,7 +234,7 @@ public final class ClusterState {
     }
 
     public synchronized ClusterState register(ResourceType<?> type, boolean statusSubresource) {
-        store.register(type, statusSubresource);
+        store.register(type, statusSubresource, null);
         json.prepare(type.type());
         return this;
     }
@@ -205,6 +247,19 @@ public final class ClusterState {
     /** Every registered resource, in registration order. */
     public synchronized List<ResourceType<?>> resources() {
         return store.registry().all().stream().<ResourceType<?>>map(kind -> kind.type).toList();
+    }
+
+    /** The registered kind of {@code type} (404 when there is none), for what of it is immutable: type and schema. */
+    synchronized Kind kind(ResourceType<?> type) {
+        return store.registry().kind(type);
+    }
+
+    /**
+     * Resolves the schema of every registered kind now: the first write of a kind prunes by it, and
+     * parsing kube-apiserver's document (once per JVM) would otherwise stall the event loop serving it.
+     */
+    synchronized void prepareSchemas() {
+        store.registry().all().forEach(Kind::schema);
     }
 
     /** Whether the resource has a {@code status} subresource. */

@@ -16,14 +16,22 @@ final class Kind {
     final History history;
     /** Looked up at the first write that needs it: parsing a document at every start would slow tests down. */
     private Schema schema;
+    /** Whether the schema is a CustomResourceDefinition's, which the server validates and prunes by. */
+    final boolean defined;
 
-    Kind(ResourceType<?> type, boolean statusSubresource, int historyLimit, long compactedTo) {
+    /** {@code definedSchema}: a custom resource's structural schema from its definition, or null. */
+    Kind(ResourceType<?> type, boolean statusSubresource, Schema definedSchema, int historyLimit, long compactedTo) {
         this.type = type;
         this.statusSubresource = statusSubresource;
+        this.schema = definedSchema;
+        this.defined = definedSchema != null;
         this.history = new History(historyLimit, compactedTo);
     }
 
-    /** How this kind's fields merge and validate: kube-apiserver's OpenAPI for built-in kinds, else unknown. */
+    /**
+     * How this kind's fields merge and validate: the CustomResourceDefinition's schema for a custom
+     * resource registered with one, kube-apiserver's OpenAPI for built-in kinds, else unknown.
+     */
     Schema schema() {
         if (schema == null) {
             schema = Schema.builtIn(type).orElse(Schema.UNKNOWN);

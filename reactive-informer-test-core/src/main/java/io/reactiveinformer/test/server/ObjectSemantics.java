@@ -35,7 +35,7 @@ final class ObjectSemantics {
     Mutation create(Kind kind, String namespace, ObjectNode body, Kind namespaces, boolean requireNamespace) {
         ResourceType<?> type = kind.type;
         Validation.checkKind(type, body);
-        ObjectNode obj = body.deepCopy();
+        ObjectNode obj = Pruning.pruned(kind, body.deepCopy());
         ObjectNode meta = metadata(obj);
         String ns = namespaceFor(type, namespace, meta);
         String name = meta.path("name").asString("");
@@ -81,13 +81,15 @@ final class ObjectSemantics {
         }
         meta.remove(List.of("deletionTimestamp", "deletionGracePeriodSeconds"));
         Defaults.apply(type, obj);
+        StructuralValidation.check(kind, obj);
         return new Mutation(kind, EventType.ADDED, key, obj, null);
     }
 
     /** PUT: {@code body.metadata.resourceVersion}, if set, must be current. */
-    Mutation replace(Kind kind, String key, String name, ObjectNode body, boolean statusOnly) {
+    Mutation replace(Kind kind, String key, String name, ObjectNode request, boolean statusOnly) {
         ResourceType<?> type = kind.type;
         ObjectNode old = kind.existing(key, name);
+        ObjectNode body = Pruning.pruned(kind, request);
         String expected = body.path("metadata").path("resourceVersion").asString("");
         if (!expected.isEmpty() && !expected.equals(old.path("metadata").path("resourceVersion").asString())) {
             throw ApiError.conflict(type, name);
@@ -126,6 +128,7 @@ final class ObjectSemantics {
         next.put("apiVersion", type.apiVersion());
         next.put("kind", type.kind());
         Defaults.apply(type, next);
+        StructuralValidation.check(kind, next);
         Validation.checkImmutable(type, old, next);
         metadata(next).put("resourceVersion", old.path("metadata").path("resourceVersion").asString());
         if (next.equals(old)) {

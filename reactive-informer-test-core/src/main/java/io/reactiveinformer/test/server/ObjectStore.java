@@ -33,8 +33,8 @@ final class ObjectStore {
     }
 
     /** Registers {@code type} unless already there; its history starts at the last compaction. */
-    void register(ResourceType<?> type, boolean statusSubresource) {
-        registry.register(type, statusSubresource, compactedTo);
+    void register(ResourceType<?> type, boolean statusSubresource, Schema schema) {
+        registry.register(type, statusSubresource, schema, compactedTo);
     }
 
     /** Drops the history of every resource, like an etcd compaction at the current revision. */

@@ -62,8 +62,13 @@ final class RequestRouter {
             }
             Representation as = Representation.negotiate(accept, false);
             return switch (method) {
-                case "POST" -> object(201, as, state.create(t.type(), t.namespace(),
-                        decoder.objectBody(body, contentType), dryRun, manager));
+                case "POST" -> {
+                    ObjectNode object = decoder.objectBody(body, contentType);
+                    List<String> warnings = fieldValidation(info).checkObject(state.kind(t.type()), object,
+                            duplicates(body, contentType));
+                    yield object(201, as, state.create(t.type(), t.namespace(), object, dryRun, manager))
+                            .withWarnings(warnings);
+                }
                 case "DELETE" -> !ResourceTraits.allowsDeleteCollection(t.type()) ? throwing(methodNotAllowed())
                         : deleteCollection(t, info.query(), decoder.deleteRequest(info.query(), body, contentType), as);
                 default -> throw methodNotAllowed();
@@ -72,8 +77,13 @@ final class RequestRouter {
         Representation as = Representation.negotiate(accept, false);
         return switch (method) {
             case "GET" -> object(200, as, state.get(t.type(), t.namespace(), t.name()));
-            case "PUT" -> object(200, as, state.replace(t.type(), t.namespace(), t.name(),
-                    decoder.objectBody(body, contentType), status, dryRun, manager));
+            case "PUT" -> {
+                ObjectNode object = decoder.objectBody(body, contentType);
+                List<String> warnings = fieldValidation(info).checkObject(state.kind(t.type()), object,
+                        duplicates(body, contentType));
+                yield object(200, as, state.replace(t.type(), t.namespace(), t.name(), object, status, dryRun, manager))
+                        .withWarnings(warnings);
+            }
             case "PATCH" -> {
                 PatchType type = RequestDecoder.patchType(contentType);
                 if (type == PatchType.STRATEGIC_MERGE && !ResourceTraits.isBuiltIn(t.type())) {
@@ -81,9 +91,14 @@ final class RequestRouter {
                             + "application/merge-patch+json, application/apply-patch+yaml");
                 }
                 JsonNode patch = type == PatchType.APPLY ? RequestDecoder.yaml(body) : decoder.json(body);
+                String applier = info.query().get("fieldManager");
+                if (type == PatchType.APPLY && (applier == null || applier.isEmpty())) {
+                    throw ApiError.fieldManagerRequired(); // before the body is looked at, as the real server
+                }
+                List<String> warnings = patchFieldValidation(info, t, type, patch, duplicates(body, contentType));
                 yield object(200, as, state.patch(t.type(), t.namespace(), t.name(), type, patch, status, dryRun,
-                        type == PatchType.APPLY ? info.query().get("fieldManager") : manager,
-                        "true".equals(info.query().get("force"))));
+                        type == PatchType.APPLY ? applier : manager, "true".equals(info.query().get("force"))))
+                        .withWarnings(warnings);
             }
             case "DELETE" -> {
                 RequestDecoder.DeleteRequest request = decoder.deleteRequest(info.query(), body, contentType);
@@ -107,6 +122,30 @@ final class RequestRouter {
             return parameter;
         }
         return userAgent == null ? "" : userAgent.split("/", -1)[0];
+    }
+
+    /** The fields a JSON body names twice (YAML bodies are not checked). */
+    private List<String> duplicates(byte[] body, String contentType) {
+        return contentType != null && contentType.contains("yaml") ? List.of()
+                : DuplicateFields.of(state.json().mapper(), body);
+    }
+
+    private static FieldValidation fieldValidation(RequestInfo info) {
+        return FieldValidation.of(info.query().get("fieldValidation"), info.method());
+    }
+
+    /** A patch's unknown-field warnings; a refused patch of a missing object is a 404, as on the real server. */
+    private List<String> patchFieldValidation(RequestInfo info, ResourcePath t, PatchType type, JsonNode patch,
+                                              List<String> duplicates) {
+        FieldValidation mode = fieldValidation(info);
+        try {
+            return mode.checkPatch(state.kind(t.type()), t.name(), type, patch, duplicates);
+        } catch (ApiError refused) {
+            if (type != PatchType.APPLY) {
+                state.get(t.type(), t.namespace(), t.name());
+            }
+            throw refused;
+        }
     }
 
     /** The {@code Status} a completed DELETE answers with for resources that do not return the object. */

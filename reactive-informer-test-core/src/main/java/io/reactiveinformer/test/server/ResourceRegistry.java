@@ -19,10 +19,13 @@ final class ResourceRegistry {
         this.historyLimit = historyLimit;
     }
 
-    /** Registers {@code type} unless already there; a new resource's history starts at {@code compactedTo}. */
-    void register(ResourceType<?> type, boolean statusSubresource, long compactedTo) {
+    /**
+     * Registers {@code type} unless already there; a new resource's history starts at {@code compactedTo}.
+     * {@code schema}: a custom resource's schema from its definition, or null.
+     */
+    void register(ResourceType<?> type, boolean statusSubresource, Schema schema, long compactedTo) {
         kinds.putIfAbsent(Kind.id(type.group(), type.version(), type.plural()),
-                new Kind(type, statusSubresource, historyLimit, compactedTo));
+                new Kind(type, statusSubresource, schema, historyLimit, compactedTo));
     }
 
     Optional<Kind> find(String group, String version, String plural) {

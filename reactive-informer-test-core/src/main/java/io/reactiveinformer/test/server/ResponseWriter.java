@@ -28,6 +28,9 @@ final class ResponseWriter {
     /** Writes {@code reply} with its headers, as {@code fault} (or {@code null}) allows. */
     Mono<Void> send(HttpServerResponse res, Reply reply, Fault fault) {
         res.status(reply.code()).header(HttpHeaderNames.CONTENT_TYPE, reply.contentType());
+        for (String warning : reply.warnings()) {
+            res.addHeader(HttpHeaderNames.WARNING, "299 - \"" + warning.replace("\\", "\\\\").replace("\"", "\\\"") + "\"");
+        }
         Flux<byte[]> chunks = reply.chunks();
         if (reply.stream()) {
             res.header(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);

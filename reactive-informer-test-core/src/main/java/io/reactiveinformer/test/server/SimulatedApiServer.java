@@ -58,6 +58,7 @@ public final class SimulatedApiServer implements AutoCloseable {
 
     private SimulatedApiServer(ClusterState state, int port) {
         OpenApiDocuments.load();
+        state.prepareSchemas();
         this.state = state;
         this.router = new RequestRouter(state, this::port);
         this.responses = new ResponseWriter(state.json());

@@ -1,5 +1,7 @@
 package io.reactiveinformer.test.server;
 
+import io.kubernetes.client.openapi.models.V1StatusCause;
+import io.kubernetes.client.openapi.models.V1StatusDetails;
 import io.reactiveinformer.api.ResourceType;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,8 +12,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The checks of the real server's decoding and validation that controllers run into: the kind and
  * apiVersion of a body against its endpoint, object names (RFC 1123 subdomains, labels for
- * namespaces, RFC 1035 labels for services), and immutable ConfigMaps and Secrets. Messages are the
- * real server's.
+ * namespaces, RFC 1035 labels for services), conditional updates of custom resources, and immutable
+ * ConfigMaps and Secrets. Messages are the real server's.
  */
 final class Validation {
 
@@ -59,6 +61,20 @@ final class Validation {
         }
         if (problem != null) {
             throw ApiError.invalid(type, name, "metadata.name: Invalid value: \"" + name + "\": " + problem);
+        }
+    }
+
+    /**
+     * 422 for a PUT of a custom resource without {@code metadata.resourceVersion}: unlike most built-in
+     * kinds, custom resources do not allow unconditional updates.
+     */
+    static void checkConditionalUpdate(ResourceType<?> type, String name, JsonNode metadata) {
+        if (!ResourceTraits.isBuiltIn(type) && metadata.path("resourceVersion").asString("").isEmpty()) {
+            throw new ApiError(422, "Invalid", type.plural() + "." + type.group() + " \"" + name + "\" is invalid: "
+                    + "metadata.resourceVersion: Invalid value: 0: must be specified for an update",
+                    new V1StatusDetails().name(name).group(type.group()).kind(type.plural()).addCausesItem(
+                            new V1StatusCause().reason("FieldValueInvalid").field("metadata.resourceVersion")
+                                    .message("Invalid value: 0: must be specified for an update")), null);
         }
     }
 

@@ -62,6 +62,7 @@ final class Writer {
             throw ApiError.badRequest("the name of the object (" + meta.path("name").asString("")
                     + ") does not match the name on the URL (" + name + ")");
         }
+        Validation.checkConditionalUpdate(type, name, meta);
         return store.commit(tracked(semantics.replace(kind, Kind.key(ns, name), name, body, statusOnly), fieldManager,
                 statusOnly), dryRun);
     }

@@ -20,7 +20,7 @@ import tools.jackson.databind.json.JsonMapper;
 class StrategicMergePatchTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final Kind DEPLOYMENTS = new Kind(ResourceType.of(V1Deployment.class), true, 10, 0);
+    private static final Kind DEPLOYMENTS = new Kind(ResourceType.of(V1Deployment.class), true, null, 10, 0);
 
     /** Containers app (args, env A and B) and two; an emptyDir volume; finalizers a/x and b/y. */
     private static final String DEPLOYMENT = json("""
@@ -216,7 +216,7 @@ class StrategicMergePatchTest {
 
     @Test
     void aBuiltInKindWithoutADocumentInTheTestKitIsRefusedWith501() {
-        Kind jobs = new Kind(ResourceType.dynamic("batch", "v1", "jobs", "Job", true), true, 10, 0);
+        Kind jobs = new Kind(ResourceType.dynamic("batch", "v1", "jobs", "Job", true), true, null, 10, 0);
 
         assertThatThrownBy(() -> StrategicMergePatch.apply(jobs, node("{'spec':{}}"), node("{'spec':{}}")))
                 .isInstanceOfSatisfying(ApiError.class, e -> {
