@@ -121,6 +121,11 @@ final class ObjectSemantics {
                     meta.remove(kept);
                 }
             }
+            if (!meta.has("managedFields") && oldMeta.has("managedFields")) {
+                // a body without them keeps the stored ones (as the real server), so a PUT of the same content
+                // changes nothing and keeps its resourceVersion; ServerSideApply then records the Update
+                meta.set("managedFields", oldMeta.get("managedFields").deepCopy());
+            }
             if (oldMeta.has("generation") && !withoutMetaAndStatus(old).equals(withoutMetaAndStatus(next))) {
                 meta.put("generation", oldMeta.path("generation").asLong(0) + 1);
             }
