@@ -20,7 +20,6 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Schedulers;
 
 /**
  * Operations on one resource, in one namespace or all of them, optionally narrowed by label and
@@ -33,8 +32,7 @@ import reactor.core.scheduler.Schedulers;
  *
  * <p>Every call is cold: the request is sent on subscription, and cancelling the subscription
  * closes it (for a watch, the connection's stream). Results are emitted on a Netty event loop (or,
- * when a token had to be read or fetched, on boundedElastic), except a {@link #list} page, which is
- * emitted on a {@code Schedulers.parallel()} worker: do not block in operators downstream.
+ * when a token had to be read or fetched, on boundedElastic): do not block in operators downstream.
  * A watch {@code Flux} emits events in server order and ends in an error built from an
  * {@code ERROR} event; each received buffer is decoded as it arrives and the decoded events of a
  * bounded number of buffers wait for downstream demand, so a slow subscriber stops the socket reads.
@@ -151,23 +149,16 @@ public final class ResourceClient<T extends KubernetesObject> {
         return new ResourceClient<>(transport, type, namespace, labelSelector, fieldSelector, dryRun, timeout);
     }
 
-    /**
-     * One page. The event loop only finds where each item's bytes begin and end; the items are bound
-     * on {@code Schedulers.parallel()}, a received buffer's items per task and as many tasks at once as
-     * it has workers, and the page (in the server's order) is emitted on the worker that bound the last.
-     */
+    /** One page; each item is bound as soon as its last byte is in. */
     public Mono<ObjectList<T>> list(ListOptions options) {
         String path = requests.list(namespace, options);
         return transport.exchangeOne(HttpMethod.GET, path, null, null, accept(ACCEPT_METADATA_LIST), timeout, (response, body) -> {
             ObjectListDecoder<T> decoder = new ObjectListDecoder<>(transport.json(), type.type(), "GET " + path);
-            // the connection's thread only finds item boundaries; binding, most of a list's CPU, runs on
-            // every core, and flatMapSequential keeps the server's order
-            return body.map(buf -> decoder.feed(HttpTransport.nio(buf)))
-                    .filter(batch -> !batch.isEmpty())
-                    .flatMapSequential(batch -> Mono.fromCallable(() -> decoder.bind(batch)).subscribeOn(Schedulers.parallel()),
-                            Schedulers.DEFAULT_POOL_SIZE, 1)
-                    .collect(ArrayList<T>::new, List::addAll)
-                    .map(decoder::end)
+            // items are bound on the connection's thread as each buffer completes them: binding them on
+            // Schedulers.parallel() behind bounded demand on the body stalled LISTs over HTTP/2 under load
+            List<T> items = new ArrayList<>();
+            return body.doOnNext(buf -> items.addAll(decoder.bind(decoder.feed(HttpTransport.nio(buf)))))
+                    .then(Mono.fromCallable(() -> decoder.end(items)))
                     .flux();
         });
     }
