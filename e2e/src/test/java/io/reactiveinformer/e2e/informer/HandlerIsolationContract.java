@@ -42,7 +42,7 @@ import reactor.test.StepVerifier;
  * handler blocks {@value #BLOCK_MS} ms per notification, eight subscribers that do nothing are handed
  * every change within {@value #P99_MS} ms at p99 and {@value #MAX_MS} ms at worst, while
  * {@value #RATE} changes/s are written for {@value #SECONDS} s (after one second of the same writes to warm
- * up, not measured).
+ * up, not measured; longer if the server has not done {@link #minWrites()} by then).
  *
  * <p>Those bounds are what an idle 2-core machine gives (the side-by-side {@code isolation} phase of
  * {@code benchmarks/run.sh} measures it: p99 3 ms, max 27 ms); on a machine other processes load, every
@@ -108,9 +108,13 @@ abstract class HandlerIsolationContract {
         return true;
     }
 
-    /** Writes that must have been done, in percent of the rate; a server slower than that fails the test. */
-    int minWrittenPercent() {
-        return 90;
+    /**
+     * Writes the measurement needs at least, so that its percentiles mean something: when the server has
+     * done fewer after {@link #SECONDS}, the writing goes on at the same pace until it has (within the
+     * deadline). A loaded machine makes the test longer, not red.
+     */
+    int minWrites() {
+        return RATE * SECONDS * 9 / 10;
     }
 
     private static V1ConfigMap stampReceived(V1ConfigMap map) {
@@ -186,16 +190,20 @@ abstract class HandlerIsolationContract {
                         .take(rate()).onBackpressureDrop()
                         .flatMap(i -> write(maps, "iso-" + (i % KEYS), 0), 64).then())
                 .expectComplete().verify(DEADLINE);
+        AtomicLong issued = new AtomicLong();
         AtomicLong written = new AtomicLong();
         long writesStart = System.nanoTime();
+        long writesEnd = writesStart + TimeUnit.SECONDS.toNanos(SECONDS);
         fast.forEach(l -> l.origin = writesStart);
         StepVerifier.create(Flux.interval(Duration.ofNanos(1_000_000_000L / rate()), Schedulers.parallel())
-                        .take((long) rate() * SECONDS)
                         .onBackpressureDrop()
+                        .takeWhile(i -> System.nanoTime() < writesEnd || issued.get() < minWrites())
+                        .doOnNext(i -> issued.incrementAndGet())
                         .flatMap(i -> write(maps, "iso-" + (i % KEYS), System.nanoTime()), 64)
                         .doOnNext(m -> written.incrementAndGet())
                         .then())
                 .expectComplete().verify(DEADLINE);
+        long writeMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - writesStart);
         StepVerifier.create(Flux.fromIterable(fastViews)
                         .concatMap(view -> Convergence.cacheMatchesList(view::view, ListerWatcher.of(maps), DEADLINE, Schedulers.parallel())))
                 .expectComplete().verify(DEADLINE);
@@ -209,11 +217,10 @@ abstract class HandlerIsolationContract {
         log.info("slowest fast notifications (ms after the writes began → lag ms): {}",
                 fast.stream().flatMap(Lags::slowest).sorted((a, b) -> Long.compare(b[1], a[1])).limit(10)
                         .map(a -> a[0] + "→" + a[1]).toList());
-        log.info("{} writes at {}/s for {} s: fast subscribers' lag p50 {} ms, p99 {} ms, max {} ms over {} notifications; "
+        log.info("{} writes at up to {}/s in {} ms: fast subscribers' lag p50 {} ms, p99 {} ms, max {} ms over {} notifications; "
                         + "cpu-bound subscriber handled {}, max buffer {} ({} ms of backlog); blocking one handled {}, max buffer {} ({} keys)",
-                written.get(), rate(), SECONDS, p50, p99, max, all.length, cpuHandled.get(), cpu.maxBufferDepth(), backlog,
+                written.get(), rate(), writeMillis, p50, p99, max, all.length, cpuHandled.get(), cpu.maxBufferDepth(), backlog,
                 blockingHandled.get(), blocking.maxBufferDepth(), KEYS);
-        assertThat(written.get()).as("writes done").isGreaterThan((long) rate() * SECONDS * minWrittenPercent() / 100);
         assertThat(p99).as("p99 lag of the fast subscribers (p50 %d, max %d), beside a busy one %d ms of backlog behind",
                 p50, max, backlog).isLessThan(Math.max(p99Millis(), backlog / 2));
         assertThat(max).as("worst lag of the fast subscribers (p50 %d, p99 %d), beside a busy one %d ms of backlog behind",

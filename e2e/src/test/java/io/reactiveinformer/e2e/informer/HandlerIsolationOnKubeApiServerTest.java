@@ -55,10 +55,13 @@ class HandlerIsolationOnKubeApiServerTest extends HandlerIsolationContract {
         return false;
     }
 
-    /** However many writes the server manages (at least 10%), the fast subscribers must keep up with them. */
+    /**
+     * A tenth of the rate's: a loaded machine's kube-apiserver, beside a handler burning a core, has done as
+     * few as 80 writes in the ten seconds; the fast subscribers must keep up with however many it does.
+     */
     @Override
-    int minWrittenPercent() {
-        return 10;
+    int minWrites() {
+        return rate() * SECONDS / 10;
     }
 
     @Override
