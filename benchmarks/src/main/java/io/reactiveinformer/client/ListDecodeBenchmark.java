@@ -23,8 +23,6 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
-import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -34,8 +32,8 @@ import tools.jackson.databind.node.ObjectNode;
  * LIST decode: a page of {@link #ITEMS} realistic pods (~5 KB each) fed in 16 KB chunks as the network
  * delivers them. {@code scanAndBindOnOneThread}: this library's decoder with every batch bound on the
  * feeding thread; {@code scanAndBindInParallel}: as {@link ResourceClient#list} runs it, batches bound on
- * {@code Schedulers.parallel()} in order; {@code ceiling}: Jackson's blocking bind of the whole
- * {@code V1PodList} on one thread (what every peer's design is bound by). One op = the whole page.
+ * {@code Schedulers.parallel()} by a {@link ParallelBinder} while the feeding thread goes on;
+ * {@code ceiling}: Jackson's blocking bind of the whole {@code V1PodList} on one thread (what every peer's design is bound by). One op = the whole page.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -84,14 +82,11 @@ public class ListDecodeBenchmark {
     @Benchmark
     public ObjectList<V1Pod> scanAndBindInParallel() {
         ObjectListDecoder<V1Pod> decoder = new ObjectListDecoder<>(json, V1Pod.class, "benchmark");
-        return Flux.range(0, (page.length + CHUNK - 1) / CHUNK)
-                .map(i -> decoder.feed(ByteBuffer.wrap(page, i * CHUNK, Math.min(CHUNK, page.length - i * CHUNK))))
-                .filter(batch -> !batch.isEmpty())
-                .flatMapSequential(batch -> Mono.fromCallable(() -> decoder.bind(batch)).subscribeOn(Schedulers.parallel()),
-                        Schedulers.DEFAULT_POOL_SIZE, 1)
-                .collect(ArrayList<V1Pod>::new, List::addAll)
-                .map(decoder::end)
-                .block();
+        ParallelBinder<V1Pod> binder = new ParallelBinder<>(decoder, Schedulers.parallel(), 4 * Schedulers.DEFAULT_POOL_SIZE);
+        for (int from = 0; from < page.length; from += CHUNK) {
+            binder.offer(decoder.feed(ByteBuffer.wrap(page, from, Math.min(CHUNK, page.length - from))));
+        }
+        return binder.result().block();
     }
 
     @Benchmark

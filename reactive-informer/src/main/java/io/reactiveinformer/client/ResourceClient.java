@@ -14,12 +14,11 @@ import io.reactiveinformer.api.WatchEvent;
 import io.reactiveinformer.api.WatchOptions;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * Operations on one resource, in one namespace or all of them, optionally narrowed by label and
@@ -32,7 +31,8 @@ import reactor.core.publisher.Mono;
  *
  * <p>Every call is cold: the request is sent on subscription, and cancelling the subscription
  * closes it (for a watch, the connection's stream). Results are emitted on a Netty event loop (or,
- * when a token had to be read or fetched, on boundedElastic): do not block in operators downstream.
+ * when a token had to be read or fetched, on boundedElastic), except a {@link #list} page, which may be
+ * emitted on a {@code Schedulers.parallel()} worker: do not block in operators downstream.
  * A watch {@code Flux} emits events in server order and ends in an error built from an
  * {@code ERROR} event; each received buffer is decoded as it arrives and the decoded events of a
  * bounded number of buffers wait for downstream demand, so a slow subscriber stops the socket reads.
@@ -48,6 +48,9 @@ public final class ResourceClient<T extends KubernetesObject> {
 
     /** How long after the server should have closed a watch ({@code timeoutSeconds}) we give up on it. */
     static final Duration WATCH_GRACE = Duration.ofSeconds(30);
+
+    /** A LIST's received buffers waiting for or in binding on workers (a few items each): enough to keep every core busy. */
+    private static final int BATCHES_IN_FLIGHT = 4 * Schedulers.DEFAULT_POOL_SIZE;
 
     /**
      * The metadata representations, then plain JSON: a server that cannot convert (an aggregated API
@@ -149,16 +152,20 @@ public final class ResourceClient<T extends KubernetesObject> {
         return new ResourceClient<>(transport, type, namespace, labelSelector, fieldSelector, dryRun, timeout);
     }
 
-    /** One page; each item is bound as soon as its last byte is in. */
+    /**
+     * One page. The connection's thread finds where each item's bytes begin and end; the items are bound
+     * on {@code Schedulers.parallel()} while it reads on (see {@code ParallelBinder}), and the page, in the
+     * server's order, is emitted on the thread that bound its last items.
+     */
     public Mono<ObjectList<T>> list(ListOptions options) {
         String path = requests.list(namespace, options);
         return transport.exchangeOne(HttpMethod.GET, path, null, null, accept(ACCEPT_METADATA_LIST), timeout, (response, body) -> {
             ObjectListDecoder<T> decoder = new ObjectListDecoder<>(transport.json(), type.type(), "GET " + path);
-            // items are bound on the connection's thread as each buffer completes them: binding them on
-            // Schedulers.parallel() behind bounded demand on the body stalled LISTs over HTTP/2 under load
-            List<T> items = new ArrayList<>();
-            return body.doOnNext(buf -> items.addAll(decoder.bind(decoder.feed(HttpTransport.nio(buf)))))
-                    .then(Mono.fromCallable(() -> decoder.end(items)))
+            ParallelBinder<T> binder = new ParallelBinder<>(decoder, Schedulers.parallel(), BATCHES_IN_FLIGHT);
+            return body.doOnNext(buf -> binder.offer(decoder.feed(HttpTransport.nio(buf))))
+                    .then(binder.result())
+                    .doOnCancel(binder::cancel)
+                    .doOnError(e -> binder.cancel())
                     .flux();
         });
     }

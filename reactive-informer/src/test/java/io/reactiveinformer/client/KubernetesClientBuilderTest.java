@@ -3,7 +3,6 @@ package io.reactiveinformer.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1Pod;
-import io.reactiveinformer.api.ListOptions;
 import io.reactiveinformer.codec.Fixtures;
 import io.reactiveinformer.config.ClientConfig;
 import java.net.URI;
@@ -19,7 +18,7 @@ import reactor.test.StepVerifier;
 class KubernetesClientBuilderTest {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
-    private static final byte[] PAGE = Fixtures.bytes("pod-list-page2.json");
+    private static final byte[] POD = Fixtures.bytes("pod.json");
 
     private final FakeApiServer server = new FakeApiServer();
     private final ConnectionProvider pool = ConnectionProvider.create("app-pool", 4);
@@ -34,7 +33,7 @@ class KubernetesClientBuilderTest {
 
     @Test
     void customizersRunInOrderAndTheSharedPoolAndLoopsServeRequests() {
-        server.handle((req, res) -> res.header("Content-Type", "application/json").sendByteArray(Mono.just(PAGE)));
+        server.handle((req, res) -> res.header("Content-Type", "application/json").sendByteArray(Mono.just(POD)));
         KubernetesClient client = KubernetesClient.builder(ClientConfig.forServer(URI.create(server.url())))
                 .connectionProvider(pool)
                 .loopResources(loops)
@@ -42,8 +41,8 @@ class KubernetesClientBuilderTest {
                 .httpClient(http -> http.headers(h -> h.add("X-Trace", "second")))
                 .build();
 
-        StepVerifier.create(client.resource(V1Pod.class).inAnyNamespace().list(ListOptions.none())
-                        .map(page -> Thread.currentThread().getName()))
+        StepVerifier.create(client.resource(V1Pod.class).inNamespace("shop").get("web-0")
+                        .map(pod -> Thread.currentThread().getName()))
                 .assertNext(thread -> assertThat(thread).startsWith("app-loop"))
                 .expectComplete()
                 .verify(WAIT);

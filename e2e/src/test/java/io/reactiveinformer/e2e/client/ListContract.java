@@ -5,6 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
@@ -14,6 +20,7 @@ import io.reactiveinformer.api.ListOptions;
 import io.reactiveinformer.api.ObjectList;
 import io.reactiveinformer.client.ResourceClient;
 import reactor.core.publisher.Flux;
+import reactor.core.scheduler.Schedulers;
 
 /** LIST: pages from one snapshot, label and field selectors. */
 abstract class ListContract extends ClientContract {
@@ -117,5 +124,44 @@ abstract class ListContract extends ClientContract {
                 .hasSize(11).doesNotContain("cm-01");
         assertThat(await(maps.list(ListOptions.none().withSelectors(null, "metadata.namespace=elsewhere"))).items())
                 .isEmpty();
+    }
+
+    /**
+     * The items of a LIST are bound on {@code Schedulers.parallel()} while the connection reads on; a page
+     * must not wait for workers that are busy with something else (here: every one of them spinning until
+     * the page is in), nor come out of order. Binding that waited for them never completed.
+     */
+    @Test
+    void aLargeListCompletesInTheServersOrderWhileEveryParallelWorkerIsBusy() throws InterruptedException {
+        ResourceClient<V1ConfigMap> maps = configMaps(namespace("busy"));
+        String filler = "x".repeat(2_000);
+        Flux.range(0, 300)
+                .flatMap(i -> maps.create(configMap(String.format("cm-%03d", i), Map.of("filler", filler))), 16)
+                .then().block(TIMEOUT);
+        AtomicBoolean released = new AtomicBoolean();
+        Set<Thread> spinning = ConcurrentHashMap.newKeySet();
+        AtomicLong spins = new AtomicLong();
+        try {
+            for (int tries = 0; spinning.size() < Schedulers.DEFAULT_POOL_SIZE; tries++) {
+                assertThat(tries).as("spinners scheduled before every worker had one").isLessThan(100);
+                CountDownLatch started = new CountDownLatch(1);
+                Schedulers.parallel().schedule(() -> {
+                    boolean first = spinning.add(Thread.currentThread());
+                    started.countDown();
+                    // a busy loop, not Thread.onSpinWait (which BlockHound counts as blocking)
+                    while (first && !released.get()) {
+                        spins.incrementAndGet();
+                    }
+                });
+                // one dealt to a worker that already spins starts only after the release: deal the next
+                started.await(1, TimeUnit.SECONDS);
+            }
+
+            List<String> listed = names(await(maps.list(ListOptions.none())).items());
+
+            assertThat(listed).containsExactlyElementsOf(IntStream.range(0, 300).mapToObj(i -> String.format("cm-%03d", i)).toList());
+        } finally {
+            released.set(true);
+        }
     }
 }

@@ -1,0 +1,179 @@
+package io.reactiveinformer.client;
+
+import io.reactiveinformer.api.ObjectList;
+import io.reactiveinformer.client.ObjectListDecoder.Batch;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.MonoSink;
+import reactor.core.scheduler.Scheduler;
+
+/**
+ * Binds a LIST response's items on a scheduler's workers while the connection's thread goes on reading,
+ * and assembles the page in the server's order.
+ *
+ * <p>The connection's thread {@linkplain #offer offers} each buffer's {@link Batch} of raw items as it is
+ * scanned; each batch becomes a task on the scheduler. The reader is never made to wait, so the response
+ * body is consumed at full demand: withholding demand from it (a bounded {@code flatMapSequential}) paused
+ * the HTTP/2 stream's reads, and LISTs to kube-apiserver stalled for their whole timeout under load.
+ * Memory stays bounded all the same: when {@code maxInFlight} batches are queued or being bound, the
+ * reader binds the next one itself. When the body ends, {@link #result} takes back every batch no worker
+ * has started and binds it on the reader's thread, so a page waits only for batches a worker is binding
+ * now, never for a worker busy with something else: the worst case is the single-thread bind.
+ *
+ * <p>Threading: {@link #offer} and {@link #result} are called in order from one thread at a time (the
+ * connection's). The page is emitted on the thread that finishes the last batch: a worker, or the
+ * reader's. {@link ObjectListDecoder#bind} is thread-safe; each task claims its batch before binding it,
+ * so no batch is bound twice.
+ *
+ * @param <T> the item type
+ */
+final class ParallelBinder<T> {
+
+    private final ObjectListDecoder<T> decoder;
+    private final Scheduler scheduler;
+    private final int maxInFlight;
+    /** Every batch offered, in order; only the reader adds to it. */
+    private final List<Task> tasks = new ArrayList<>();
+    /** Batches handed to the scheduler and not yet finished. */
+    private final AtomicInteger inFlight = new AtomicInteger();
+    /** Unfinished batches, plus one until the reader has offered its last: whoever takes it to 0 completes. */
+    private final AtomicInteger pending = new AtomicInteger(1);
+    private volatile RuntimeException failure;
+    private volatile boolean cancelled;
+    private volatile MonoSink<ObjectList<T>> sink;
+
+    ParallelBinder(ObjectListDecoder<T> decoder, Scheduler scheduler, int maxInFlight) {
+        this.decoder = decoder;
+        this.scheduler = scheduler;
+        this.maxInFlight = maxInFlight;
+    }
+
+    /**
+     * Hands over the next batch: to a worker, or, when {@code maxInFlight} are taken, bound here.
+     *
+     * @throws io.reactiveinformer.api.DecodeException if this or an earlier batch failed to bind, so that
+     *                                                 the reader stops at the first malformed item
+     */
+    void offer(Batch batch) {
+        throwIfFailed();
+        if (batch.isEmpty()) {
+            return;
+        }
+        Task task = new Task(batch);
+        tasks.add(task);
+        pending.incrementAndGet();
+        if (inFlight.get() < maxInFlight) {
+            inFlight.incrementAndGet();
+            try {
+                scheduler.schedule(task);
+                return;
+            } catch (RejectedExecutionException shutDown) {
+                inFlight.decrementAndGet();
+            }
+        }
+        task.runHere();
+        throwIfFailed();
+    }
+
+    /**
+     * The page, once the body has ended: binds here every batch no worker has started, then completes when
+     * the started ones are bound. Subscribe once, after the last {@link #offer}; cancelling drops the work
+     * not yet started.
+     */
+    Mono<ObjectList<T>> result() {
+        return Mono.create(sink -> {
+            this.sink = sink;
+            sink.onCancel(this::cancel);
+            for (Task task : tasks) {
+                task.runHere();
+            }
+            finishOne();
+        });
+    }
+
+    /** Stops binding: tasks not started yet do nothing. */
+    void cancel() {
+        cancelled = true;
+    }
+
+    private void throwIfFailed() {
+        RuntimeException e = failure;
+        if (e != null) {
+            throw e;
+        }
+    }
+
+    private void finishOne() {
+        if (pending.decrementAndGet() != 0) {
+            return;
+        }
+        MonoSink<ObjectList<T>> s = sink;
+        if (s == null || cancelled) {
+            // the body failed or was cancelled before result() was subscribed: nobody waits for the page
+            return;
+        }
+        RuntimeException e = failure;
+        if (e != null) {
+            s.error(e);
+            return;
+        }
+        List<T> items = new ArrayList<>();
+        for (Task task : tasks) {
+            items.addAll(task.items);
+        }
+        try {
+            s.success(decoder.end(items));
+        } catch (RuntimeException malformed) {
+            s.error(malformed);
+        }
+    }
+
+    /** One batch; a worker and the reader race to {@linkplain #claim claim} it. */
+    private final class Task extends AtomicInteger implements Runnable {
+
+        private final Batch batch;
+        /** Written by the thread that bound it, read after {@code pending} reached 0. */
+        private List<T> items = List.of();
+
+        Task(Batch batch) {
+            this.batch = batch;
+        }
+
+        /** On a worker. */
+        @Override
+        public void run() {
+            if (claim()) {
+                bind();
+                inFlight.decrementAndGet();
+                finishOne();
+            }
+        }
+
+        /** On the reader: a batch no worker took. */
+        void runHere() {
+            if (claim()) {
+                bind();
+                finishOne();
+            }
+        }
+
+        private boolean claim() {
+            return compareAndSet(0, 1);
+        }
+
+        private void bind() {
+            if (!cancelled && failure == null) {
+                try {
+                    items = decoder.bind(batch);
+                } catch (RuntimeException e) {
+                    if (failure == null) {
+                        failure = e;
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,145 @@
+package io.reactiveinformer.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.reactiveinformer.api.DecodeException;
+import io.reactiveinformer.api.ObjectList;
+import io.reactiveinformer.codec.KubernetesJson;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+import reactor.test.StepVerifier;
+
+class ParallelBinderTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final int ITEMS = 40;
+
+    private final KubernetesJson json = KubernetesJson.defaults();
+    /** Tasks handed to the "workers", which run only when a test says so. */
+    private final List<Runnable> queued = Collections.synchronizedList(new ArrayList<>());
+    private final Scheduler held = Schedulers.fromExecutor(queued::add);
+    private final ObjectListDecoder<V1ConfigMap> decoder = new ObjectListDecoder<>(json, V1ConfigMap.class, "GET /cm");
+
+    @Test
+    void workersFinishingInAnyOrderGiveThePageInTheServersOrder() {
+        ParallelBinder<V1ConfigMap> binder = new ParallelBinder<>(decoder, held, ITEMS);
+        feedItemByItem(binder, list(ITEMS));
+        assertThat(queued).as("one task per buffer that completed an item").hasSize(ITEMS);
+
+        List<Runnable> reversed = new ArrayList<>(queued);
+        Collections.reverse(reversed);
+        reversed.forEach(Runnable::run);
+
+        StepVerifier.create(binder.result().map(ParallelBinderTest::names))
+                .expectNext(names(ITEMS))
+                .expectComplete()
+                .verify(WAIT);
+    }
+
+    @Test
+    void thePageDoesNotWaitForWorkersThatNeverStartAndTheirLateTasksDoNothing() {
+        ParallelBinder<V1ConfigMap> binder = new ParallelBinder<>(decoder, held, ITEMS);
+        feedItemByItem(binder, list(ITEMS));
+
+        List<ObjectList<V1ConfigMap>> pages = new ArrayList<>();
+        binder.result().subscribe(pages::add);
+        assertThat(pages).as("bound on the reader's thread, at once").hasSize(1);
+        assertThat(names(pages.get(0))).isEqualTo(names(ITEMS));
+
+        queued.forEach(Runnable::run);
+        assertThat(pages).as("the workers' tasks came too late: no second page").hasSize(1);
+    }
+
+    @Test
+    void theReaderBindsItselfOnceTheWorkersHaveTheirShareSoMemoryStaysBounded() {
+        ParallelBinder<V1ConfigMap> binder = new ParallelBinder<>(decoder, held, 3);
+        feedItemByItem(binder, list(ITEMS));
+
+        assertThat(queued).as("batches handed to workers; the reader bound the other %d", ITEMS - 3).hasSize(3);
+        StepVerifier.create(binder.result().map(ParallelBinderTest::names))
+                .expectNext(names(ITEMS))
+                .expectComplete()
+                .verify(WAIT);
+    }
+
+    @Test
+    void aMalformedItemBoundByAWorkerStopsTheReaderAtItsNextBuffer() {
+        ParallelBinder<V1ConfigMap> binder = new ParallelBinder<>(decoder, held, ITEMS);
+        byte[] bytes = list(ITEMS).replace("\"name\":\"cm-3\"", "\"name\":[3]").getBytes(StandardCharsets.UTF_8);
+        int half = bytes.length / 2;
+        binder.offer(decoder.feed(ByteBuffer.wrap(bytes, 0, half)));
+        queued.forEach(Runnable::run);
+
+        assertThatThrownBy(() -> binder.offer(decoder.feed(ByteBuffer.wrap(bytes, half, bytes.length - half))))
+                .isInstanceOf(DecodeException.class)
+                .hasMessageContaining("GET /cm")
+                .hasMessageContaining("item 3");
+    }
+
+    @Test
+    void aMalformedItemInTheLastBuffersFailsThePage() {
+        ParallelBinder<V1ConfigMap> binder = new ParallelBinder<>(decoder, held, ITEMS);
+        feedItemByItem(binder, list(ITEMS).replace("\"name\":\"cm-39\"", "\"name\":{}"));
+
+        StepVerifier.create(binder.result())
+                .expectErrorSatisfies(e -> assertThat(e).isInstanceOf(DecodeException.class).hasMessageContaining("item 39"))
+                .verify(WAIT);
+    }
+
+    @Test
+    void onRealWorkersEveryPageKeepsTheServersOrder() {
+        String list = list(2_000);
+        List<String> expected = names(2_000);
+        for (int round = 0; round < 20; round++) {
+            ObjectListDecoder<V1ConfigMap> fresh = new ObjectListDecoder<>(json, V1ConfigMap.class, "GET /cm");
+            ParallelBinder<V1ConfigMap> binder = new ParallelBinder<>(fresh, Schedulers.parallel(), 8);
+            byte[] bytes = list.getBytes(StandardCharsets.UTF_8);
+            for (int from = 0; from < bytes.length; from += 700) {
+                binder.offer(fresh.feed(ByteBuffer.wrap(bytes, from, Math.min(700, bytes.length - from))));
+            }
+            StepVerifier.create(binder.result().map(ParallelBinderTest::names))
+                    .expectNext(expected)
+                    .expectComplete()
+                    .verify(WAIT);
+        }
+    }
+
+    /** Feeds one buffer per item (and one for the envelope's tail), as a network delivering small chunks would. */
+    private void feedItemByItem(ParallelBinder<V1ConfigMap> binder, String list) {
+        byte[] bytes = list.getBytes(StandardCharsets.UTF_8);
+        int from = 0;
+        for (int i = 1; i <= ITEMS; i++) {
+            int end = i < ITEMS ? list.indexOf("{\"metadata\"", list.indexOf("cm-" + (i - 1) + "\"")) : bytes.length;
+            binder.offer(decoder.feed(ByteBuffer.wrap(bytes, from, end - from)));
+            from = end;
+        }
+    }
+
+    private static String list(int n) {
+        StringBuilder b = new StringBuilder("{\"kind\":\"ConfigMapList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"77\"},\"items\":[");
+        for (int i = 0; i < n; i++) {
+            b.append(i == 0 ? "" : ",").append("{\"metadata\":{\"name\":\"cm-").append(i)
+                    .append("\",\"namespace\":\"shop\"},\"data\":{\"k\":\"v").append(i).append("\"}}");
+        }
+        return b.append("]}").toString();
+    }
+
+    private static List<String> names(int n) {
+        return IntStream.range(0, n).mapToObj(i -> "cm-" + i).toList();
+    }
+
+    private static List<String> names(ObjectList<V1ConfigMap> page) {
+        assertThat(page.resourceVersion()).isEqualTo("77");
+        return page.items().stream().map(cm -> cm.getMetadata().getName()).toList();
+    }
+}
