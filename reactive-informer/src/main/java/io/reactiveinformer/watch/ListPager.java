@@ -50,9 +50,14 @@ final class ListPager<T> {
         });
     }
 
-    /** The items of all pages so far, and the first page's resourceVersion (the one they are consistent with). */
+    /**
+     * The items of all pages so far, and the first page's resourceVersion (the one they are consistent with).
+     * A single page's items are kept as they are (immutable already, so {@link ReflectorEvent.Listed} takes them
+     * without a copy); from the second page on they are gathered into one list, and each page is dropped once
+     * added. So an unpaginated relist of N objects holds one N-sized list until the FIFO takes it, not three.
+     */
     static final class Gathered<T> {
-        final List<T> items = new ArrayList<>();
+        List<T> items = List.of();
         String resourceVersion;
         int pages;
         boolean paginated;
@@ -60,9 +65,14 @@ final class ListPager<T> {
         Gathered<T> add(ObjectList<T> page) {
             if (pages == 0) {
                 resourceVersion = page.resourceVersion();
+                items = page.items();
+            } else {
+                if (pages == 1) {
+                    items = new ArrayList<>(items);
+                }
+                items.addAll(page.items());
             }
             paginated |= page.hasMore();
-            items.addAll(page.items());
             pages++;
             return this;
         }

@@ -12,6 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.reactiveinformer.api.KubernetesApiException;
 import io.reactiveinformer.api.ListOptions;
+import io.reactiveinformer.api.ObjectList;
 import io.reactiveinformer.watch.ReflectorEvent.Listed;
 import java.time.Duration;
 import java.util.List;
@@ -48,6 +49,18 @@ class ReflectorPagingTest {
                 new ListOptions(null, null, 500, null, "0", null),
                 new ListOptions(null, null, 500, "c1", null, null),
                 new ListOptions(null, null, 500, "c2", null, null));
+    }
+
+    @Test
+    void aListServedWholeReachesTheListedEventWithoutACopyOfItsItems() {
+        ObjectList<V1ConfigMap> whole = page("10", null, a, b, c);
+        lw.listReturns(whole);
+
+        verify(ReflectorOptions.defaults())
+                .assertNext(event -> assertThat(((Listed<V1ConfigMap>) event).items())
+                        .as("the page's own items: one N-sized list, not a copy per stage").isSameAs(whole.items()))
+                .thenCancel()
+                .verify();
     }
 
     @Test
