@@ -2,7 +2,6 @@ package io.reactiveinformer.workqueue;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.HashMap;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -49,7 +48,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
     private final Object lock = new Object();
 
     // guarded by lock
-    private final HashMap<T, ItemState<T>> states = new HashMap<>();
+    private final ItemStates<T> states = new ItemStates<>();
     private final ReadyQueue<T> ready = new ReadyQueue<>();
     private final DelayTimer<T> delays;
     private final ArrayDeque<Demand<T>> waiters = new ArrayDeque<>();
@@ -162,7 +161,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
         ItemState<T> state = states.get(item);
         if (state == null) {
             state = new ItemState<>(item);
-            states.put(item, state);
+            states.add(state);
         }
         return state;
     }
@@ -431,7 +430,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
             dirtyWhileProcessing--;
             enqueueLocked(state);
         } else if (state.delayed == null) {
-            states.remove(state.item);
+            states.remove(state);
         }
     }
 
@@ -446,7 +445,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T>, WorkQueueMetrics.Gauges
                 shuttingDown = true;
                 delays.clearLocked(state -> {
                     if (!state.dirty && !state.processing) {
-                        states.remove(state.item);
+                        states.remove(state);
                     }
                 });
             }

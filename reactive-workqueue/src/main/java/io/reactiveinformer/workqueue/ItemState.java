@@ -2,8 +2,8 @@ package io.reactiveinformer.workqueue;
 
 /**
  * Everything the queue knows about one item, guarded by the queue's lock. An item has a state only
- * while it is dirty, processing or delayed; client-go's three sets become three fields of one map
- * entry, so each operation costs one hash lookup.
+ * while it is dirty, processing or delayed; client-go's three sets become three fields of one entry of
+ * {@link ItemStates}, so each operation costs one hash lookup.
  */
 final class ItemState<T> {
 
