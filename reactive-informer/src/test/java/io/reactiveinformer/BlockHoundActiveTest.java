@@ -51,5 +51,6 @@ class BlockHoundActiveTest {
         assertThat(Class.forName("sun.security.ssl.SSLSessionImpl").getDeclaredMethod("getApplicationBufferSize")).isNotNull();
         assertThat(Class.forName("java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue")
                 .getDeclaredMethod("remove", Object.class)).isNotNull();
+        assertThat(Class.forName("io.netty.buffer.AdaptivePoolingAllocator$Magazine").getDeclaredMethod("free")).isNotNull();
     }
 }

@@ -248,12 +248,20 @@ final class HttpTransport {
     }
 
     /**
-     * Tells BlockHound (when an application installs it; found through {@code META-INF/services}) that the
-     * JDK's TLS engine reading its session's buffer sizes is not a blocking call. Netty asks for them on the
-     * event loop on every wrap and unwrap; {@code SSLSessionImpl} guards them with a {@code ReentrantLock}
-     * held only to read two fields, so the rare park is a contended lock handover, never I/O. Netty's own
-     * integration covers {@code SSLEngineImpl}'s wrap and unwrap but not this call from
-     * {@code SslHandler.allocateWrapBuffer}.
+     * Tells BlockHound (when an application installs it; found through {@code META-INF/services}) that two
+     * short lock handovers on the event loop are not blocking calls:
+     * <ul>
+     *   <li>the JDK's TLS engine reading its session's buffer sizes: Netty asks for them on every wrap and
+     *   unwrap; {@code SSLSessionImpl} guards them with a {@code ReentrantLock} held only to read two fields.
+     *   Netty's own integration covers {@code SSLEngineImpl}'s wrap and unwrap but not this call from
+     *   {@code SslHandler.allocateWrapBuffer};</li>
+     *   <li>Netty 4.2's default allocator retiring a magazine ({@code AdaptivePoolingAllocator$Magazine.free},
+     *   from {@code tryExpandMagazines} when allocations contend): it takes the magazine's
+     *   {@code StampedLock}, held by other threads only for a pointer-bump allocation. Netty's integration
+     *   allows the allocator's thread-local set-up, not this. A loaded flake-hunt run met it when a socket
+     *   read allocated its buffer.</li>
+     * </ul>
+     * In both the park is a contended handover of a lock held for a few instructions, never I/O.
      */
     public static final class BlockHoundSupport implements BlockHoundIntegration {
 
@@ -261,6 +269,7 @@ final class HttpTransport {
         public void applyTo(BlockHound.Builder builder) {
             builder.allowBlockingCallsInside("sun.security.ssl.SSLSessionImpl", "getPacketBufferSize");
             builder.allowBlockingCallsInside("sun.security.ssl.SSLSessionImpl", "getApplicationBufferSize");
+            builder.allowBlockingCallsInside("io.netty.buffer.AdaptivePoolingAllocator$Magazine", "free");
         }
     }
 }
