@@ -152,13 +152,22 @@ final class LeaseLock {
         if (observed == null || !heldByMe()) {
             return Mono.empty();
         }
+        // A conflict means the Lease was written since it was last read: most often by this candidate's own
+        // renewal, sent just before the stop and applied although its answer was never read. Left as it is,
+        // the successor would wait for the Lease to expire; so read it again and release it if it is still ours.
+        return replaceWithReleased()
+                .onErrorResume(KubernetesApiException.Conflict.class, stale -> fetch()
+                        .then(Mono.defer(() -> heldByMe() ? replaceWithReleased() : Mono.<Void>empty()))
+                        .onErrorResume(KubernetesApiException.Conflict.class, e -> Mono.empty()));
+    }
+
+    private Mono<Void> replaceWithReleased() {
         OffsetDateTime now = timestamp(now());
         V1LeaseSpec old = observed.getSpec();
         V1LeaseSpec spec = new V1LeaseSpec().holderIdentity(null).leaseDurationSeconds(1).acquireTime(now).renewTime(now)
                 .leaseTransitions(old.getLeaseTransitions());
         return store.replace(new V1Lease().apiVersion("coordination.k8s.io/v1").kind("Lease").metadata(observed.getMetadata()).spec(spec))
                 .doOnNext(this::observe)
-                .onErrorResume(KubernetesApiException.Conflict.class, e -> Mono.empty())
                 .then();
     }
 

@@ -187,6 +187,37 @@ class LeaderElectorTest {
     }
 
     @Test
+    void aReleaseThatConflictsWithItsOwnUnreadRenewalReadsTheLeaseAgainAndStillFreesIt() {
+        LeaseLock a = new LeaseLock(leases.client(), LEASE, "a", ElectionTimings.defaults(), java.util.Map.of(), clock);
+        a.fetch().block();
+        assertThat(a.acquireOrRenew(now()).block()).isTrue();
+        // a renewal the server applied but whose answer a stopping candidate never read: a newer version, still a's
+        V1Lease renewed = leases.get(LEASE);
+        renewed.getSpec().renewTime(OffsetDateTime.now(ZoneOffset.UTC));
+        leases.put(renewed);
+
+        a.release().block();
+
+        V1Lease released = leases.get(LEASE);
+        assertThat(released.getSpec().getHolderIdentity()).as("released, not left to expire").isNull();
+        assertThat(released.getSpec().getLeaseDurationSeconds()).isEqualTo(1);
+    }
+
+    @Test
+    void aReleaseLeavesALeaseSomeoneElseTookMeanwhile() {
+        LeaseLock a = new LeaseLock(leases.client(), LEASE, "a", ElectionTimings.defaults(), java.util.Map.of(), clock);
+        a.fetch().block();
+        assertThat(a.acquireOrRenew(now()).block()).isTrue();
+        V1Lease taken = leases.get(LEASE);
+        taken.getSpec().holderIdentity("b");
+        leases.put(taken);
+
+        a.release().block();
+
+        assertThat(leases.holder(LEASE)).isEqualTo("b");
+    }
+
+    @Test
     void releaseOnCancelLetsTheNextCandidateLeadWithinAboutOneRetryPeriod() {
         Candidate a = new Candidate("a", true).start();
         Candidate b = new Candidate("b", true).start();
