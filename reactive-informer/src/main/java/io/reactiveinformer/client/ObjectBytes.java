@@ -141,13 +141,38 @@ final class ObjectBytes {
         return limit;
     }
 
+    /** Reads a complete object's bytes where they lie. */
+    @FunctionalInterface
+    interface InPlace<R> {
+
+        /** {@code bytes[0, length)} is the object; the array is the collector's and is reused after this returns. */
+        R read(byte[] bytes, int length);
+    }
+
+    /**
+     * Hands the complete object's bytes, in place, to {@code reader}, then forgets them: for a caller that
+     * binds at once on this thread and needs no copy of its own (a watch event; a LIST item, bound on another
+     * thread, takes a copy with {@link #take()}).
+     */
+    <R> R read(InPlace<R> reader) {
+        try {
+            return reader.read(buffer, length);
+        } finally {
+            forget();
+        }
+    }
+
     /** The complete object's bytes, in an array of their own. */
     byte[] take() {
         byte[] object = Arrays.copyOf(buffer, length);
+        forget();
+        return object;
+    }
+
+    private void forget() {
         length = 0;
         if (buffer.length > 1 << 20) {
             buffer = new byte[INITIAL];
         }
-        return object;
     }
 }

@@ -69,7 +69,7 @@ final class WatchEventDecoder<T> {
                 boolean complete = event.scan(bytes);
                 offset += bytes.position() - before;
                 if (complete) {
-                    sink.accept(bind(event.take()));
+                    sink.accept(event.read(this::bind));
                 }
                 continue;
             }
@@ -99,13 +99,13 @@ final class WatchEventDecoder<T> {
         }
     }
 
-    private WatchEvent<T> bind(byte[] bytes) {
+    private WatchEvent<T> bind(byte[] bytes, int length) {
         String eventType = null;
         boolean hasObject = false;
         JsonNode objectBeforeType = null;
         T object = null;
         V1Status status = null;
-        try (JsonParser p = json.mapper().createParser(bytes)) {
+        try (JsonParser p = json.mapper().createParser(bytes, 0, length)) {
             p.nextToken(); // the opening brace ObjectBytes started with
             while (p.nextToken() == JsonToken.PROPERTY_NAME) {
                 String field = p.currentName();
