@@ -13,7 +13,9 @@
 # events/s up to WATCH_MAX_N, heap per object, threads, and FANOUT_SUBSCRIBERS handlers at FANOUT_N; one
 # process per contender and run measures every N up to WATCH_MAX_N, one more per larger N), latency
 # (server write to handler at each of LAT_RATES events/s, once the slow phase has ended), isolation (lag of 8 fast
-# handlers beside a CPU-bound and a blocking one at ISO_RATE changes/s, ISO_RUNS runs). See benchmarks/README.md.
+# handlers beside a CPU-bound and a blocking one at ISO_RATE changes/s, ISO_RUNS runs), workqueue (items/s and
+# bytes allocated per item of the work queue and the official client's, JMH WorkQueueThroughputBenchmark with
+# its gc profiler, 1 and 4 workers). See benchmarks/README.md.
 #
 # Environment overrides: SIZES, RUNS, EVENTS (watch events per matrix corpus), WATCH_MAX_N, FANOUT_N,
 # FANOUT_SUBSCRIBERS, SYNC_DEADLINE_S (a matrix round not synced by then is reported as timed out),
@@ -22,7 +24,7 @@
 # LAT_COUNT events or LAT_SECONDS of them, whichever is fewer), LAT_COUNT, LAT_SECONDS, PIN_CORES (the matrix
 # also runs this library pinned to that many cores with taskset; 0: not), INFORMERS,
 # SLOW_RATE, SLOW_SECONDS, SLOW_HANDLER_MS, SLOW_SAMPLE_SECONDS, ISO_RATE, ISO_SECONDS, ISO_CPU_MS,
-# ISO_SLEEP_MS, ISO_FAST, ISO_GRACE_S, ISO_RUNS, PHASES (any of "slow threads matrix latency isolation"),
+# ISO_SLEEP_MS, ISO_FAST, ISO_GRACE_S, ISO_RUNS, PHASES (any of "slow threads matrix latency isolation workqueue"),
 # OUT (the results directory), KEEP_RESULTS=1 (re-run only PHASES into OUT: the other phases' rounds
 # in raw.log and the machine record stay, the tables and charts are redrawn from both).
 # The whole script is one function, read in full before it runs: editing this file during a run
@@ -60,7 +62,7 @@ ISO_SLEEP_MS=${ISO_SLEEP_MS:-20}
 ISO_FAST=${ISO_FAST:-8}
 ISO_GRACE_S=${ISO_GRACE_S:-10}
 ISO_RUNS=${ISO_RUNS:-1}
-PHASES=${PHASES:-"slow threads matrix latency isolation"}
+PHASES=${PHASES:-"slow threads matrix latency isolation workqueue"}
 MODE=full
 if [[ "${1:-}" == "--smoke" ]]; then
   SIZES=${SMOKE_SIZES:-"1000 10000"}; RUNS=1; EVENTS=${SMOKE_EVENTS:-5000}; MODE=smoke
@@ -113,6 +115,7 @@ BEGAN=$(date +%s)
   echo "threads: $INFORMERS informers (one per namespace, empty lists); runs $RUNS"
   echo "slow handler: $SLOW_HANDLER_MS ms per notification, $SLOW_RATE events/s for $SLOW_SECONDS s after a sync of N=$SIDE_N, heap sampled every $SLOW_SAMPLE_SECONDS s; one run, contenders concurrently, beside the threads and matrix phases"
   echo "isolation: $ISO_FAST fast handlers beside one burning $ISO_CPU_MS ms of CPU and one sleeping $ISO_SLEEP_MS ms per notification, $ISO_RATE changes/s for $ISO_SECONDS s after a sync of N=$SIDE_N (up to $ISO_GRACE_S s more for the fast handlers to catch up), first second discarded; runs $ISO_RUNS"
+  echo "workqueue: JMH WorkQueueThroughputBenchmark, one fork, 3 warm-up and 5 measured iterations of 1 s, -prof gc"
   echo "phases: $PHASES"
 } > "$OUT/machine.txt"
 
@@ -310,6 +313,16 @@ if [[ " $PHASES " == *" isolation "* ]]; then
   phase_time isolation "$t0"
 fi
 stop_servers
+
+if [[ " $PHASES " == *" workqueue "* ]]; then
+  # last, on the idle machine: JMH's own forked JVM, warm-up and measured iterations; summarize.py reads
+  # its CSV (score, error and the gc profiler's bytes per operation)
+  t0=$(date +%s)
+  rm -f "$OUT/workqueue_jmh.csv"
+  java -jar "$JAR" WorkQueueThroughputBenchmark -prof gc -rf csv -rff "$OUT/workqueue_jmh.csv" \
+    > "$OUT/workqueue_jmh.txt" 2>&1 || echo "!! workqueue JMH failed: $OUT/workqueue_jmh.txt" | tee -a "$OUT/raw.log"
+  phase_time workqueue "$t0"
+fi
 
 echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT/machine.txt"
 echo "total: $(( $(date +%s) - BEGAN )) s" >> "$OUT/machine.txt"

@@ -348,6 +348,49 @@ def side_charts(plt, rows, out):
     return made
 
 
+# WorkQueueThroughputBenchmark's methods, as contenders
+WORKQUEUE_CONTENDERS = {
+    "reactiveInline": (OURS, "`process(workers, work)`, the work synchronous: it runs on the thread that hands "
+                             "the item over"),
+    "reactiveOnWorkerThreads": (f"{OURS} (hop)", "the same, the work hopping to `Schedulers.parallel()` per item"),
+    "official": ("official-java", "`DefaultRateLimitingQueue`, `workers` threads looping on its blocking `get()`"),
+}
+
+
+def workqueue_table(out):
+    """The work queue phase: JMH's CSV (score with its 99.9% error, and the gc profiler's bytes per item)."""
+    path = out / "workqueue_jmh.csv"
+    if not path.exists():
+        return ""
+    score, alloc = {}, {}
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            method = r["Benchmark"].split("WorkQueueThroughputBenchmark.", 1)[-1].replace("·", "")
+            key = (method.split(":")[0], int(r["Param: workers"]))
+            value = (float(r["Score"]), float(r["Score Error (99.9%)"] or "nan"))
+            if method.endswith(":gc.alloc.rate.norm"):
+                alloc[key] = value
+            elif ":" not in method:
+                score[key] = value
+    lines = ["### Work queue: items/s and bytes allocated per item (JMH)", "",
+             "`WorkQueueThroughputBenchmark`: per invocation the producer adds 10,000 distinct keys and `workers` "
+             "consumers take each one, count it and mark it done. Items/s ± JMH's 99.9% error over 5 measured "
+             "iterations (one fork, so read the error: with 4 workers the threads share 2 cores with the producer); "
+             "bytes per item from the gc profiler. "
+             + "; ".join(f"`{name}`: {how}" for name, how in WORKQUEUE_CONTENDERS.values()) + ".", "",
+             "| contender | workers | items/s | bytes per item |", "|---|---:|---:|---:|"]
+    for method, (name, _) in WORKQUEUE_CONTENDERS.items():
+        for workers in sorted({w for (m, w) in score if m == method}):
+            ops, err = score[(method, workers)]
+            ours = score.get(("reactiveInline", workers))
+            text = f"{ops:,.0f} ± {err:,.0f}"
+            if method != "reactiveInline" and ours:
+                text += f" ({ops / ours[0]:.2f}× ours)"
+            b = alloc.get((method, workers))
+            lines.append(f"| {name} | {workers} | {text} | {b[0]:,.1f} |" if b else f"| {name} | {workers} | {text} | – |")
+    return "\n".join(lines + [""])
+
+
 def main():
     out = Path(sys.argv[1] if len(sys.argv) > 1 else "results")
     rows = parse(out)
@@ -360,7 +403,7 @@ def main():
                  "works; it is not a result to quote.", ""]
     text += ["Medians of the measured rounds (warm-up rounds dropped; all rounds are in `raw.csv`). "
              "Ratios are the contender's value divided by this library's with the same number of handlers.", "",
-             "```", machine.strip(), "```", "", table(med, rows), side_tables(rows)]
+             "```", machine.strip(), "```", "", table(med, rows), side_tables(rows), workqueue_table(out)]
     text += [f"![{n}]({n})" for n in made]
     (out / "README.md").write_text("\n".join(text) + "\n")
 
