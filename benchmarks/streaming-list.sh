@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Time to synced and peak used heap of one ConfigMap informer listing with LIST (the reflector's default)
 # and with a streaming list (sendInitialEvents), in alternating rounds against the test environment's real
-# kube-apiserver (StreamingListVsList). Writes benchmarks/results/streaming_list.csv and prints the medians.
+# kube-apiserver (StreamingListVsList). Writes benchmarks/results/streaming_list_n$N.csv and prints the medians.
 #
 #   benchmarks/streaming-list.sh                   N=10000 ConfigMaps of 5,000 bytes, RUNS=5 rounds per mode
 #   N=50000 RUNS=3 benchmarks/streaming-list.sh
@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 
 N=${N:-10000} BYTES=${BYTES:-5000} RUNS=${RUNS:-5}
 JVM_FLAGS=${JVM_FLAGS:-"-Xms1g -Xmx6g -XX:+UseG1GC"}
-out=benchmarks/results/streaming_list.csv
+out=benchmarks/results/streaming_list_n$N.csv
 
 if [[ -z "${SKIP_BUILD:-}" ]]; then
   mvn -B -q -pl benchmarks -am package -DskipTests
