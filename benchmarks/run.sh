@@ -109,8 +109,8 @@ BEGAN=$(date +%s)
   echo "contenders: reactive-informer $(git -C "$ROOT" rev-parse --short HEAD), fabric8 kubernetes-client 7.9.0, client-java 27.0.0, client-go v0.36.6"
   echo "jvm flags: $JVM_FLAGS"
   echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "matrix: sizes $SIZES; $EVENTS watch events at N <= $WATCH_MAX_N; $FANOUT_SUBSCRIBERS handlers at N=$FANOUT_N; sync deadline $SYNC_DEADLINE_S s; runs $RUNS; warm-up rounds on N=$WARMUP_N, $WARMUP_EVENTS events (2 before the small sizes, 1 before a large N); seed $SEED"
-  echo "latency: at each of $LAT_RATES events/s, $LAT_COUNT events or $LAT_SECONDS s of them (whichever is fewer) after a sync of N=$SIDE_N, first second discarded; runs $RUNS"
+  echo "matrix: sizes $SIZES; $EVENTS watch events at N <= $WATCH_MAX_N; $FANOUT_SUBSCRIBERS handlers at N=$FANOUT_N; sync deadline $SYNC_DEADLINE_S s; runs $RUNS; warm-up rounds on N=$WARMUP_N, $WARMUP_EVENTS events (6 before the small sizes, 1 before a large N); seed $SEED"
+  echo "latency: at each of $LAT_RATES events/s, $LAT_COUNT events or $LAT_SECONDS s of them (whichever is fewer) after a sync of N=$SIDE_N, one warm-up stream like it first, first second discarded; runs $RUNS"
   if (( PIN_CORES > 0 )); then echo "pinned: the matrix also runs reactive-informer with taskset on $PIN_CORES of $(nproc) cores"; fi
   echo "threads: $INFORMERS informers (one per namespace, empty lists); runs $RUNS"
   echo "slow handler: $SLOW_HANDLER_MS ms per notification, $SLOW_RATE events/s for $SLOW_SECONDS s after a sync of N=$SIDE_N, heap sampled every $SLOW_SAMPLE_SECONDS s; one run, contenders concurrently, beside the threads and matrix phases"
@@ -271,9 +271,11 @@ if [[ " $PHASES " == *" matrix "* ]]; then
   TARGETS+=("${LARGE[@]}")
   mapfile -t LIST < <(matrix_contenders)
   for RUN in $(seq "$RUNS"); do
-    # two warm-up rounds before the small sizes (a measured round at N = 1k takes a few hundred ms, and
-    # one warm-up round left it visibly less warm than the rounds after it), one before a large N
-    warmups=2
+    # six warm-up rounds before the small sizes, one before a large N: the watch stream at N = 1k is the
+    # first measured, and after two warm-up rounds this library's longer path (cache, per-subscriber
+    # buffer) still ran partly interpreted: 5,602 events/s after two, 7,511 after six (the decode alone:
+    # 6,483 and 7,267; benchmarks/profile.sh events 1000, 2026-11-27)
+    warmups=6
     for URL in "${TARGETS[@]}"; do interleaved matrix $warmups "${LIST[@]}"; warmups=1; done
   done
   unset BENCH_WARMUP_SERVER
@@ -291,13 +293,15 @@ if [[ " $PHASES " == *" latency "* ]]; then
   t0=$(date +%s)
   URL=$SIDE_URL
   mapfile -t LIST < <(echo "ceiling|java $JVM_FLAGS -cp $JAR $PKG.CeilingContender|1"; informer_contenders 1)
-  # no warm-up round: the first second of the paced stream is discarded instead
+  # one warm-up stream per process, like the measured one: without it the stream measured JIT compilation
+  # and the GCs of start-up more than the pipeline (this library at 1,000/s: p99 29.8 ms cold, 1.5 ms after
+  # one warm-up stream; benchmarks/profile.sh latency 1000 0|1, 2026-11-27)
   export BENCH_MODE=latency
   LAT_MAX_COUNT=$LAT_COUNT
   for LAT_RATE in $LAT_RATES; do
     LAT_COUNT=$(( LAT_RATE * LAT_SECONDS < LAT_MAX_COUNT ? LAT_RATE * LAT_SECONDS : LAT_MAX_COUNT ))
     export LAT_RATE LAT_COUNT
-    for RUN in $(seq "$RUNS"); do interleaved latency 0 "${LIST[@]}"; done
+    for RUN in $(seq "$RUNS"); do interleaved latency 1 "${LIST[@]}"; done
   done
   phase_time latency "$t0"
 fi

@@ -67,7 +67,8 @@ SIDE_TABLES = {
     "latency": ("Latency from the server's write to the handler (ms, lower is better)",
                 "One handler; the server paces the watch at `lat_rate` events/s and stamps each write (system "
                 "clock, epoch µs); the handler stamps each notification with the same clock; matched by "
-                "resourceVersion; the first second of the stream is discarded. p99.9 and max are medians too; "
+                "resourceVersion; each process runs one warm-up stream first, and the first second of the "
+                "measured stream is discarded. p99.9 and max are medians too; "
                 "every run's values are in `raw.csv`. A contender that cannot sustain the rate queues, and its "
                 "latency grows with the stream: compare with its events/s above. The ceiling decodes only.",
                 [("lat_p50_ms", "p50", True), ("lat_p99_ms", "p99", True), ("lat_p999_ms", "p99.9", False),
