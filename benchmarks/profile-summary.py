@@ -74,7 +74,8 @@ def main():
             d = v["duration"]
             return float(d[2:-1]) * 1000 if d.startswith("PT") and d.endswith("S") else 0.0
         total = sum(ms(v) for v in compilations)
-        lines += [f"JIT compilations: {len(compilations)}, {total:,.0f} ms of compiler time"]
+        lines += [f"JIT compilations over the profile settings' 100 ms threshold: {len(compilations)}, "
+                  f"{total:,.0f} ms in all (wall time of the compiler threads)"]
 
     pauses = []
     for line in (out / "gc.log").read_text().splitlines():
