@@ -23,6 +23,12 @@ import reactor.core.scheduler.Scheduler;
  * has started and binds it on the reader's thread, so a page waits only for batches a worker is binding
  * now, never for a worker busy with something else: the worst case is the single-thread bind.
  *
+ * <p>A batch's raw bytes are dropped as soon as it is bound, and the bound items once the page is
+ * assembled. An unpaginated LIST (the API server's watch cache ignores {@code limit}) is one page, and
+ * kept to its end, its raw bytes weigh half as much as all the objects bound from them. And the binder
+ * itself can stay reachable for a while after its page (class histograms taken once the handlers had the
+ * page found it in about one round in three), so it keeps nothing it no longer needs.
+ *
  * <p>Threading: {@link #offer} and {@link #result} are called in order from one thread at a time (the
  * connection's). The page is emitted on the thread that finishes the last batch: a worker, or the
  * reader's. {@link ObjectListDecoder#bind} is thread-safe; each task claims its batch before binding it,
@@ -113,17 +119,25 @@ final class ParallelBinder<T> {
         MonoSink<ObjectList<T>> s = sink;
         if (s == null || cancelled) {
             // the body failed or was cancelled before result() was subscribed: nobody waits for the page
+            tasks.clear();
             return;
         }
         RuntimeException e = failure;
         if (e != null) {
+            tasks.clear();
             s.error(e);
             return;
         }
-        List<T> items = new ArrayList<>();
+        int size = 0;
+        for (Task task : tasks) {
+            size += task.items.size();
+        }
+        List<T> items = new ArrayList<>(size);
         for (Task task : tasks) {
             items.addAll(task.items);
+            task.items = List.of();
         }
+        tasks.clear();
         try {
             s.success(decoder.end(items));
         } catch (RuntimeException malformed) {
@@ -134,7 +148,8 @@ final class ParallelBinder<T> {
     /** One batch; a worker and the reader race to {@linkplain #claim claim} it. */
     private final class Task extends AtomicInteger implements Runnable {
 
-        private final Batch batch;
+        /** The raw items; {@code null} once claimed, so their bytes go as soon as they are bound. */
+        private Batch batch;
         /** Written by the thread that bound it, read after {@code pending} reached 0. */
         private List<T> items = List.of();
 
@@ -165,9 +180,11 @@ final class ParallelBinder<T> {
         }
 
         private void bind() {
+            Batch raw = batch;
+            batch = null;
             if (!cancelled && failure == null) {
                 try {
-                    items = decoder.bind(batch);
+                    items = decoder.bind(raw);
                 } catch (RuntimeException e) {
                     if (failure == null) {
                         failure = e;

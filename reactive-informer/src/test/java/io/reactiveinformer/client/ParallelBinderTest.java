@@ -7,12 +7,14 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.reactiveinformer.api.DecodeException;
 import io.reactiveinformer.api.ObjectList;
 import io.reactiveinformer.codec.KubernetesJson;
+import java.lang.ref.WeakReference;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import reactor.core.scheduler.Scheduler;
@@ -97,6 +99,29 @@ class ParallelBinderTest {
     }
 
     @Test
+    void aBatchsRawBytesGoOnceItIsBoundNotAtTheEndOfThePage() {
+        ParallelBinder<V1ConfigMap> binder = new ParallelBinder<>(decoder, held, ITEMS);
+        WeakReference<byte[]> raw = offerFirstItem(binder, list(ITEMS));
+        assertThat(queued).hasSize(1);
+        assertThat(collected(raw)).as("queued, not bound yet: its task holds the bytes").isFalse();
+
+        queued.get(0).run();
+
+        assertThat(collected(raw)).as("bound, and the page still open").isTrue();
+    }
+
+    @Test
+    void theBinderLetsGoOfThePageOnceItIsEmitted() {
+        ParallelBinder<V1ConfigMap> binder = new ParallelBinder<>(decoder, held, ITEMS);
+        feedItemByItem(binder, list(ITEMS));
+        queued.forEach(Runnable::run);
+
+        WeakReference<V1ConfigMap> first = firstItemOfPage(binder);
+
+        assertThat(collected(first)).as("the binder, still referenced, keeps no bound item").isTrue();
+    }
+
+    @Test
     void onRealWorkersEveryPageKeepsTheServersOrder() {
         String list = list(2_000);
         List<String> expected = names(2_000);
@@ -123,6 +148,32 @@ class ParallelBinderTest {
             binder.offer(decoder.feed(ByteBuffer.wrap(bytes, from, end - from)));
             from = end;
         }
+    }
+
+    /** Offers the buffer that completes the list's first item; only the binder keeps what it offered. */
+    private WeakReference<byte[]> offerFirstItem(ParallelBinder<V1ConfigMap> binder, String list) {
+        byte[] bytes = list.getBytes(StandardCharsets.UTF_8);
+        int end = list.indexOf("{\"metadata\"", list.indexOf("cm-0\""));
+        ObjectListDecoder.Batch batch = decoder.feed(ByteBuffer.wrap(bytes, 0, end));
+        assertThat(batch.items()).hasSize(1);
+        binder.offer(batch);
+        return new WeakReference<>(batch.items().get(0).bytes());
+    }
+
+    /** The page's first item, which nothing but the page holds (the subscriber keeps only the weak reference). */
+    private static WeakReference<V1ConfigMap> firstItemOfPage(ParallelBinder<V1ConfigMap> binder) {
+        AtomicReference<WeakReference<V1ConfigMap>> first = new AtomicReference<>();
+        binder.result().subscribe(page -> first.set(new WeakReference<>(page.items().get(0))));
+        assertThat(first.get()).as("the page, emitted at once").isNotNull();
+        return first.get();
+    }
+
+    /** Whether full collections clear {@code ref}: whether nothing else reaches its object. */
+    private static boolean collected(WeakReference<?> ref) {
+        for (int i = 0; i < 10 && ref.get() != null; i++) {
+            System.gc();
+        }
+        return ref.get() == null;
     }
 
     private static String list(int n) {
