@@ -12,6 +12,8 @@ import org.springframework.core.env.Environment;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.client.HttpClient;
+import reactor.netty.resources.ConnectionProvider;
+import reactor.netty.resources.LoopResources;
 import reactor.test.StepVerifier;
 
 /**
@@ -29,7 +31,12 @@ class ShutdownTest {
                 "server.shutdown", "graceful", "spring.lifecycle.timeout-per-shutdown-phase", "30s"));
         ConfigurableApplicationContext context = app.run();
         int port = context.getBean(Environment.class).getRequiredProperty("local.server.port", Integer.class);
-        HttpClient http = HttpClient.create().baseUrl("http://127.0.0.1:" + port);
+        // the client's own connections and event loop: on close the context disposes Reactor Netty's global
+        // ones (ReactorResourceFactory.stop), which would cut a client sharing them in the middle of reading
+        // the streams' last chunk, although the server had sent it ("prematurely closed DURING response")
+        LoopResources clientLoop = LoopResources.create("shutdown-test-client", 1, true);
+        HttpClient http = HttpClient.create(ConnectionProvider.newConnection()).runOn(clientLoop)
+                .baseUrl("http://127.0.0.1:" + port);
 
         // each stream: its text until the server ends it; subscribed now, read to the end below
         List<Mono<String>> streams = Flux.range(0, STREAMS)
@@ -55,5 +62,6 @@ class ShutdownTest {
         assertThat(streamMillis).isLessThan(millis);
         StepVerifier.create(Flux.merge(streams)).thenConsumeWhile(text -> text.contains("event:synced"))
                 .expectComplete().verify(Duration.ofSeconds(5));
+        clientLoop.disposeLater(Duration.ZERO, Duration.ofSeconds(5)).block(Duration.ofSeconds(10));
     }
 }
