@@ -27,7 +27,8 @@ import reactor.core.scheduler.Schedulers;
 /**
  * Items through add, hand-out and done per second, with {@code workers} consumers, for a batch of
  * {@value #BATCH} distinct keys per invocation: the producer adds them all, the workers take each
- * one, count it and mark it done, and the invocation ends when all are done.
+ * one, count it, forget its failure history and mark it done (a controller's loop after a successful
+ * reconcile), and the invocation ends when all are done.
  *
  * <ul>
  *   <li>{@code official}: the official Java client's {@code DefaultRateLimitingQueue}, with
@@ -101,6 +102,8 @@ public class WorkQueueThroughputBenchmark {
                     return;
                 }
                 count();
+                // as the official controller's worker does after a successful reconcile, and as process() does
+                official.forget(key);
                 official.done(key);
             }
         } catch (InterruptedException e) {
