@@ -215,15 +215,24 @@ final class ProcessMono<T> extends Mono<Void> {
          * loop instead of running on top of it.
          */
         void handOff(ProcessSlot<T> slot) {
-            for (;;) {
-                ProcessSlot<T> head = delivered;
-                slot.nextDelivered = head;
-                if (DELIVERED.compareAndSet(this, head, slot)) {
-                    break;
+            if (wip == 0 && WIP.compareAndSet(this, 0, 1)) {
+                // nobody in the loop (the common case, an add() delivering to a parked slot): run
+                // the slot here without going through the stack
+                slot.run();
+                if (WIP.decrementAndGet(this) == 0) {
+                    return;
                 }
-            }
-            if (WIP.getAndIncrement(this) != 0) {
-                return;
+            } else {
+                for (;;) {
+                    ProcessSlot<T> head = delivered;
+                    slot.nextDelivered = head;
+                    if (DELIVERED.compareAndSet(this, head, slot)) {
+                        break;
+                    }
+                }
+                if (WIP.getAndIncrement(this) != 0) {
+                    return;
+                }
             }
             int missed = 1;
             for (;;) {

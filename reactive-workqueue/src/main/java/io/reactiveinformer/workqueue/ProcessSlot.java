@@ -1,6 +1,7 @@
 package io.reactiveinformer.workqueue;
 
 import java.util.Objects;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import org.reactivestreams.Publisher;
@@ -20,6 +21,12 @@ import reactor.util.context.Context;
  * <p>It runs on the thread that hands it an item (see {@link ProcessMono} for the loops) and on the
  * threads that signal its work's end or cancel it; the atomic {@link #settle} and {@link #phase}
  * decide between them.
+ *
+ * <p>Work that is a {@link Callable} ({@code Mono.fromRunnable}, {@code fromCallable}, {@code just},
+ * {@code empty}, {@code error}) is not subscribed: its value is taken on the slot's thread, as
+ * reactor's {@code concatMap} does with such sources. That saves the per-item subscription's
+ * atomics; a cancellation while it runs still releases the item, and the value that comes after is
+ * ignored.
  *
  * <p>{@link Scannable} as an inner subscriber: its {@code PARENT} is the subscription of the work it
  * runs or last ran, its {@code ACTUAL} the {@link ProcessMono.Processor}.
@@ -156,6 +163,15 @@ final class ProcessSlot<T> extends Demand<T> implements CoreSubscriber<Object>, 
                 queue.release(current);
                 return;
             }
+            if (work instanceof Callable<?> scalar) {
+                // as concatMap does with a Callable source: the value is known at subscription, so
+                // it is taken here and the item settled on this thread, without a subscription to
+                // set up or to cancel; a cancellation meanwhile still wins the settle
+                if (!settleScalar(scalar) || !advance(current)) {
+                    return;
+                }
+                continue;
+            }
             // a terminal signal from another thread is ordered after this by the work's own hand-off
             PHASE.lazySet(this, SUBSCRIBING);
             try {
@@ -173,6 +189,20 @@ final class ProcessSlot<T> extends Demand<T> implements CoreSubscriber<Object>, 
                 return;
             }
         }
+    }
+
+    /** Takes a {@link Callable} work's value; true if this settled the item, false if a cancellation did. */
+    private boolean settleScalar(Callable<?> scalar) {
+        try {
+            Object value = scalar.call();
+            if (value != null) {
+                onNext(value);
+            }
+        } catch (Throwable e) {
+            Exceptions.throwIfJvmFatal(e);
+            return failed(Exceptions.unwrap(e));
+        }
+        return succeeded();
     }
 
     /** The item is settled with the rate limiter; done it and go on, unless the subscribing loop will. */
@@ -248,30 +278,46 @@ final class ProcessSlot<T> extends Demand<T> implements CoreSubscriber<Object>, 
 
     @Override
     public void onError(Throwable e) {
-        if (SETTLE.compareAndSet(this, LIVE, SETTLED)) {
-            DefaultWorkQueue.LOG.warn(
-                    "work queue {}: processing {} failed; requeued with rate limiting unless shutting down",
-                    queue.name(),
-                    item,
-                    e);
-            queue.addRateLimited(item, Priority.of(priority));
+        if (failed(e)) {
             terminated();
         }
     }
 
     @Override
     public void onComplete() {
-        if (SETTLE.compareAndSet(this, LIVE, SETTLED)) {
-            Outcome o = outcome == null ? Outcome.forget() : outcome;
-            switch (o.kind()) {
-                case FORGET -> queue.forget(item);
-                case REQUEUE -> queue.addRateLimited(item, Priority.of(priority));
-                case REQUEUE_AFTER -> {
-                    queue.forget(item);
-                    queue.addAfter(item, o.delay(), Priority.of(priority));
-                }
-            }
+        if (succeeded()) {
             terminated();
         }
+    }
+
+    /** Settles a failed item: logged and requeued with rate limiting; false if it was settled already. */
+    private boolean failed(Throwable e) {
+        if (!SETTLE.compareAndSet(this, LIVE, SETTLED)) {
+            return false;
+        }
+        DefaultWorkQueue.LOG.warn(
+                "work queue {}: processing {} failed; requeued with rate limiting unless shutting down",
+                queue.name(),
+                item,
+                e);
+        queue.addRateLimited(item, Priority.of(priority));
+        return true;
+    }
+
+    /** Settles a succeeded item as its {@link Outcome} says; false if it was settled already. */
+    private boolean succeeded() {
+        if (!SETTLE.compareAndSet(this, LIVE, SETTLED)) {
+            return false;
+        }
+        Outcome o = outcome == null ? Outcome.forget() : outcome;
+        switch (o.kind()) {
+            case FORGET -> queue.forget(item);
+            case REQUEUE -> queue.addRateLimited(item, Priority.of(priority));
+            case REQUEUE_AFTER -> {
+                queue.forget(item);
+                queue.addAfter(item, o.delay(), Priority.of(priority));
+            }
+        }
+        return true;
     }
 }

@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -112,6 +113,34 @@ class ProcessSlotTest {
         assertThat(started).containsExactly("a");
         assertThat(subscribed).as("work of a cancelled slot is not started").isFalse();
         assertThat(tryGet(queue)).as("given back, not left in processing").isEqualTo("a");
+    }
+
+    @Test
+    void cancellingWhileACallableWorkRunsReleasesTheItemAndIgnoresItsLateValue() throws InterruptedException {
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        // Callable work is not subscribed: the cancellation has nothing to cancel but the item
+        Disposable processing = queue.processWithOutcome(1, item -> Mono.fromCallable(() -> {
+                    running.countDown();
+                    release.await();
+                    return Outcome.requeue();
+                }))
+                .subscribe();
+        Thread adder = new Thread(() -> queue.add("a"), "adder");
+        adder.start();
+        running.await();
+
+        processing.dispose();
+
+        assertThat(queue.size()).as("given back while its work still runs").isEqualTo(1);
+        assertThat(tryGet(queue)).isEqualTo("a");
+        release.countDown();
+        adder.join();
+        assertThat(queue.numRequeues("a")).as("the late requeue outcome is ignored").isZero();
+        queue.add("a");
+        assertThat(queue.size()).as("still processing by the get, not done by the cancelled slot").isZero();
+        queue.done("a");
+        assertThat(queue.size()).isEqualTo(1);
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.reactiveinformer.workqueue;
 import static io.reactiveinformer.workqueue.Queues.tryGet;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.reactivestreams.Publisher;
 import reactor.core.Disposable;
@@ -131,6 +133,48 @@ class ProcessTest {
         time.advanceTimeBy(Duration.ofMillis(10));
         assertThat(attempts).hasValue(3);
         assertThat(queue.numRequeues("a")).isZero();
+        processing.dispose();
+    }
+
+    @Test
+    void callableWorkIsSettledAsItsValueOrErrorSays() {
+        // Mono.fromCallable and Mono.just are Callable: taken on the slot's thread, not subscribed
+        outcomesAndErrorsAreHonoured(work -> work);
+    }
+
+    @Test
+    void subscribedWorkIsSettledAsItsSignalsSay() {
+        outcomesAndErrorsAreHonoured(Mono::hide);
+    }
+
+    private void outcomesAndErrorsAreHonoured(UnaryOperator<Mono<Outcome>> shape) {
+        AtomicInteger attempts = new AtomicInteger();
+        queue.add("a");
+        Disposable processing = queue.processWithOutcome(1, item -> shape.apply(switch (attempts.incrementAndGet()) {
+                    case 1 -> Mono.fromCallable(() -> {
+                        throw new IOException("checked, not wrapped");
+                    });
+                    case 2 -> Mono.just(Outcome.requeue());
+                    case 3 -> Mono.just(Outcome.requeueAfter(Duration.ofSeconds(7)));
+                    default -> Mono.just(Outcome.forget());
+                }))
+                .subscribe();
+
+        assertThat(attempts).hasValue(1);
+        assertThat(queue.numRequeues("a")).as("the error requeued with rate limiting").isEqualTo(1);
+        time.advanceTimeBy(Duration.ofMillis(5));
+        assertThat(attempts).hasValue(2);
+        assertThat(queue.numRequeues("a")).as("requeue keeps the history").isEqualTo(2);
+        time.advanceTimeBy(Duration.ofMillis(10));
+        assertThat(attempts).hasValue(3);
+        assertThat(queue.numRequeues("a")).as("requeueAfter forgets").isZero();
+        time.advanceTimeBy(Duration.ofMillis(6_999));
+        assertThat(attempts).hasValue(3);
+        time.advanceTimeBy(Duration.ofMillis(1));
+        assertThat(attempts).hasValue(4);
+        time.advanceTimeBy(Duration.ofSeconds(60));
+        assertThat(attempts).as("forgotten and done: nothing follows").hasValue(4);
+        assertThat(queue.size()).isZero();
         processing.dispose();
     }
 
