@@ -28,22 +28,46 @@ final class StringValues {
     /** Each slot's hash, checked first so a miss does not touch the held string's memory. */
     private final int[] hashes = new int[SLOTS];
 
-    /** {@code value}, or an equal instance seen before. */
-    String canonical(String value) {
-        if (value.length() > MAX_LENGTH) {
-            return value;
+    /**
+     * The parser's current string value, or an equal instance seen before. Looked up in the parser's
+     * own character buffer, so a value seen before costs no {@code String} (nor its bytes) at all.
+     */
+    String canonical(JsonParser p) {
+        int length = p.getStringLength();
+        if (length > MAX_LENGTH) {
+            return p.getString();
         }
-        int h = value.hashCode();
+        char[] chars = p.getStringCharacters();
+        int offset = p.getStringOffset();
+        int end = offset + length;
+        // String.hashCode's function, so the slot of a value does not depend on how it arrived
+        int h = 0;
+        for (int i = offset; i < end; i++) {
+            h = 31 * h + chars[i];
+        }
         int slot = (h ^ (h >>> 16)) & (SLOTS - 1);
         if (hashes[slot] == h) {
             String known = table[slot];
-            if (known != null && known.equals(value)) {
+            if (known != null && sameChars(known, chars, offset, length)) {
                 return known;
             }
         }
+        String value = new String(chars, offset, length);
         table[slot] = value;
         hashes[slot] = h;
         return value;
+    }
+
+    private static boolean sameChars(String known, char[] chars, int offset, int length) {
+        if (known.length() != length) {
+            return false;
+        }
+        for (int i = 0; i < length; i++) {
+            if (known.charAt(i) != chars[offset + i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Jackson's own {@code String} handling, with string tokens made {@linkplain #canonical canonical}. */
@@ -60,7 +84,7 @@ final class StringValues {
         @Override
         public String deserialize(JsonParser p, DeserializationContext ctxt) {
             if (p.currentToken() == JsonToken.VALUE_STRING) {
-                return values.canonical(p.getString());
+                return values.canonical(p);
             }
             return super.deserialize(p, ctxt);
         }

@@ -69,7 +69,7 @@ final class UntypedValueDeserializer extends ValueDeserializer<Object> {
             case START_ARRAY:
                 return list(p, ctxt);
             case VALUE_STRING:
-                return strings.canonical(p.getString());
+                return strings.canonical(p);
             case VALUE_NUMBER_INT:
                 if (ctxt.isEnabled(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)) {
                     return p.getBigIntegerValue();

@@ -104,16 +104,24 @@ class CompactDecodingTest {
     }
 
     @Test
-    void longStringsAreNotCanonicalisedAndShortOnesAreEqual() {
+    void shortStringsAreLookedUpByTheirCharactersAndLongOnesAreNotShared() {
         String longValue = "x".repeat(StringValues.MAX_LENGTH + 1);
-        String copy = new String(longValue.toCharArray());
-        StringValues values = new StringValues();
-        assertThat(values.canonical(copy)).isSameAs(copy);
+        // "Aa" and "BB" have the same hash, so the same slot; escapes and non-Latin-1 characters arrive decoded
+        String labels = "{\"l1\":\"%s\",\"l2\":\"%s\",\"a1\":\"Aa\",\"a2\":\"Aa\",\"b\":\"BB\","
+                + "\"u1\":\"\u00e9\u20ac\ud83d\ude00 tab\\t\",\"u2\":\"\\u00e9\u20ac\\ud83d\\ude00 tab\\t\"}";
+        String text = "{\"metadata\":{\"labels\":" + labels.formatted(longValue, longValue) + "}}";
+        Map<String, String> decoded = json.decode(text.getBytes(StandardCharsets.UTF_8), V1Pod.class)
+                .getMetadata()
+                .getLabels();
 
-        String a = new String("only-in-this-test".toCharArray());
-        String b = new String("only-in-this-test".toCharArray());
-        assertThat(values.canonical(a)).isSameAs(a);
-        assertThat(values.canonical(b)).isEqualTo("only-in-this-test").isSameAs(a);
+        assertThat(decoded).hasSize(7);
+        assertThat(decoded.get("l1")).isEqualTo(longValue).isNotSameAs(decoded.get("l2"));
+        assertThat(decoded.get("a1")).isEqualTo("Aa").isSameAs(decoded.get("a2"));
+        assertThat(decoded.get("b")).as("a colliding hash is told apart by its characters").isEqualTo("BB");
+        assertThat(decoded.get("u1")).isEqualTo("\u00e9\u20ac\ud83d\ude00 tab\t").isSameAs(decoded.get("u2"));
+        Object untyped = json.decode(("[\"BB\",\"Aa\",\"" + longValue + "\"]").getBytes(StandardCharsets.UTF_8), Object.class);
+        assertThat(untyped).isEqualTo(List.of("BB", "Aa", longValue));
+        assertThat(((List<?>) untyped).get(0)).as("untyped values share the table").isSameAs(decoded.get("b"));
     }
 
     @Test
