@@ -117,17 +117,28 @@ final class ParallelBinder<T> {
             return;
         }
         MonoSink<ObjectList<T>> s = sink;
-        if (s == null || cancelled) {
+        RuntimeException e = failure;
+        boolean wanted = s != null && !cancelled;
+        List<T> items = wanted && e == null ? boundItems() : null;
+        // the binder keeps nothing of the page once it is out, whatever its end
+        tasks.clear();
+        if (!wanted) {
             // the body failed or was cancelled before result() was subscribed: nobody waits for the page
-            tasks.clear();
             return;
         }
-        RuntimeException e = failure;
         if (e != null) {
-            tasks.clear();
             s.error(e);
             return;
         }
+        try {
+            s.success(decoder.end(items));
+        } catch (RuntimeException malformed) {
+            s.error(malformed);
+        }
+    }
+
+    /** The page's items in list order, taken out of their tasks. */
+    private List<T> boundItems() {
         int size = 0;
         for (Task task : tasks) {
             size += task.items.size();
@@ -137,12 +148,7 @@ final class ParallelBinder<T> {
             items.addAll(task.items);
             task.items = List.of();
         }
-        tasks.clear();
-        try {
-            s.success(decoder.end(items));
-        } catch (RuntimeException malformed) {
-            s.error(malformed);
-        }
+        return items;
     }
 
     /** One batch; a worker and the reader race to {@linkplain #claim claim} it. */

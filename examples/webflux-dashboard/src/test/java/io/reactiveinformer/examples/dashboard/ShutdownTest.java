@@ -35,33 +35,38 @@ class ShutdownTest {
         // ones (ReactorResourceFactory.stop), which would cut a client sharing them in the middle of reading
         // the streams' last chunk, although the server had sent it ("prematurely closed DURING response")
         LoopResources clientLoop = LoopResources.create("shutdown-test-client", 1, true);
-        HttpClient http = HttpClient.create(ConnectionProvider.newConnection()).runOn(clientLoop)
-                .baseUrl("http://127.0.0.1:" + port);
+        try {
+            HttpClient http = HttpClient.create(ConnectionProvider.newConnection()).runOn(clientLoop)
+                    .baseUrl("http://127.0.0.1:" + port);
 
-        // each stream: its text until the server ends it; subscribed now, read to the end below
-        List<Mono<String>> streams = Flux.range(0, STREAMS)
-                .map(i -> http.get().uri("/events").responseContent().asString().reduce(String::concat).cache())
-                .collectList().block();
-        streams.forEach(Mono::subscribe);
-        StepVerifier.create(io.reactiveinformer.test.Convergence.until(
-                        () -> context.getBean(io.reactiveinformer.informer.SharedInformerFactory.class).informers()
-                                .get(0).handlerCount() == STREAMS, Duration.ofSeconds(20),
-                        reactor.core.scheduler.Schedulers.parallel()))
-                .expectComplete().verify(Duration.ofSeconds(30));
+            // each stream: its text until the server ends it; subscribed now, read to the end below
+            List<Mono<String>> streams = Flux.range(0, STREAMS)
+                    .map(i -> http.get().uri("/events").responseContent().asString().reduce(String::concat).cache())
+                    .collectList().block();
+            streams.forEach(Mono::subscribe);
+            StepVerifier.create(io.reactiveinformer.test.Convergence.until(
+                            () -> context.getBean(io.reactiveinformer.informer.SharedInformerFactory.class).informers()
+                                    .get(0).handlerCount() == STREAMS, Duration.ofSeconds(20),
+                            reactor.core.scheduler.Schedulers.parallel()))
+                    .expectComplete().verify(Duration.ofSeconds(30));
 
-        Mono<Long> streamsEnded = Flux.merge(streams).then(Mono.fromCallable(System::nanoTime)).cache();
-        streamsEnded.subscribe();
-        long start = System.nanoTime();
-        context.close();
-        long millis = (System.nanoTime() - start) / 1_000_000;
-        long streamMillis = (streamsEnded.block(Duration.ofSeconds(5)) - start) / 1_000_000;
-        System.out.println("shutdown test: context close with " + STREAMS + " open SSE streams took " + millis
-                + " ms; the streams had completed " + streamMillis + " ms after the close began");
+            Mono<Long> streamsEnded = Flux.merge(streams).then(Mono.fromCallable(System::nanoTime)).cache();
+            streamsEnded.subscribe();
+            long start = System.nanoTime();
+            context.close();
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            long streamMillis = (streamsEnded.block(Duration.ofSeconds(5)) - start) / 1_000_000;
+            System.out.println("shutdown test: context close with " + STREAMS + " open SSE streams took " + millis
+                    + " ms; the streams had completed " + streamMillis + " ms after the close began");
 
-        assertThat(millis).isLessThan(2000);
-        assertThat(streamMillis).isLessThan(millis);
-        StepVerifier.create(Flux.merge(streams)).thenConsumeWhile(text -> text.contains("event:synced"))
-                .expectComplete().verify(Duration.ofSeconds(5));
-        clientLoop.disposeLater(Duration.ZERO, Duration.ofSeconds(5)).block(Duration.ofSeconds(10));
+            assertThat(millis).isLessThan(2000);
+            assertThat(streamMillis).isLessThan(millis);
+            StepVerifier.create(Flux.merge(streams)).thenConsumeWhile(text -> text.contains("event:synced"))
+                    .expectComplete().verify(Duration.ofSeconds(5));
+        } finally {
+            // closing twice is a no-op; on a failure above it stops the application before the next test
+            context.close();
+            clientLoop.disposeLater(Duration.ZERO, Duration.ofSeconds(5)).block(Duration.ofSeconds(10));
+        }
     }
 }
