@@ -76,6 +76,13 @@ final class LeaderCampaign implements Campaign {
         }
         reportHolder();
         LeaseTerm current = term;
+        if (current != null && !current.isHeld()) {
+            // past its deadline, and the deadline's task is late (a busy machine): the term is over
+            // whatever this attempt brought, as work checking isHeld() has already seen; a success
+            // below begins a new term, whose Acquired event queues again what was dropped meanwhile
+            lose("it was not renewed within " + timings.renewDeadline());
+            current = null;
+        }
         // a write answered only after its own deadline gives no term: others may take over any moment
         if (sent >= 0 && sent + timings.renewDeadline().toMillis() > now()) {
             long start = sent;

@@ -179,6 +179,11 @@ final class ShardCampaign implements Campaign {
                 continue;
             }
             LeaseTerm term = terms.get(i);
+            if (term != null && !term.isHeld()) {
+                // past its deadline, the deadline's task late: over, as in LeaderCampaign.attempted
+                lose(i, "it was not renewed within " + timings.renewDeadline());
+                term = null;
+            }
             long deadline = result.sent() + timings.renewDeadline().toMillis();
             // a write answered only after its own deadline gives no term: others may take over any moment
             if (result.sent() >= 0 && deadline > now()) {

@@ -21,6 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import reactor.core.Disposable;
 import reactor.core.Disposables;
 import reactor.core.publisher.Flux;
+import reactor.core.scheduler.Scheduler;
 import reactor.test.scheduler.VirtualTimeScheduler;
 
 /** The elector in virtual time on in-memory Leases (default timings: lease 15 s, renew deadline 10 s, retry 2 s). */
@@ -50,8 +51,12 @@ class LeaderElectorTest {
         Disposable campaign;
 
         Candidate(String identity, boolean releaseOnCancel) {
+            this(identity, releaseOnCancel, clock);
+        }
+
+        Candidate(String identity, boolean releaseOnCancel, Scheduler scheduler) {
             this.identity = identity;
-            this.elector = LeaderElector.builder(connection, LEASE, identity).scheduler(clock)
+            this.elector = LeaderElector.builder(connection, LEASE, identity).scheduler(scheduler)
                     .releaseOnCancel(releaseOnCancel).build();
         }
 
@@ -144,6 +149,26 @@ class LeaderElectorTest {
         advance(Duration.ofSeconds(30));
         assertThat(a.events).containsExactly("leader a", "acquired@0", "lost@" + a.lostAt, "leader b");
         assertThat(leases.holder(LEASE)).isEqualTo("b");
+    }
+
+    @Test
+    void aRenewalHandledAfterTheDeadlineEndsTheTermAndBeginsANewOneEvenWhenTheDeadlineTaskIsLate() {
+        // renewals every 2 s + 1.5 s: at 0, 3.5, 7 and 10.5 s; the deadline task runs 1.5 s late
+        Candidate a = new Candidate("a", true, LateTimers.of(clock, Duration.ofMillis(1500))).start();
+        advance(Duration.ofMillis(10_600));
+        LeaseTerm first = a.term;
+
+        a.connection.down = true; // the renewals at 14 and 17.5 s fail
+        advance(Duration.ofMillis(10_000));
+        assertThat(first.isHeld()).as("20.6 s: past the deadline (20.5 s), its task (22 s) not run yet").isFalse();
+        assertThat(a.lostAt).isEqualTo(-1);
+
+        a.connection.down = false; // the renewal at 21 s succeeds
+        advance(Duration.ofMillis(1_000));
+        assertThat(first.isHeld()).as("a term no longer held never is again").isFalse();
+        assertThat(a.events).containsExactly("leader a", "acquired@0", "lost@21000", "acquired@21000");
+        assertThat(a.term).isNotSameAs(first);
+        assertThat(a.term.isHeld()).isTrue();
     }
 
     @Test

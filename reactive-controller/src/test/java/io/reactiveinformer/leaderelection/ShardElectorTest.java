@@ -15,6 +15,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.Disposable;
 import reactor.core.Disposables;
+import reactor.core.scheduler.Scheduler;
 import reactor.test.scheduler.VirtualTimeScheduler;
 
 /**
@@ -45,9 +46,13 @@ class ShardElectorTest {
         Disposable campaign;
 
         Replica(String identity, SimpleMeterRegistry registry) {
+            this(identity, registry, clock);
+        }
+
+        Replica(String identity, SimpleMeterRegistry registry, Scheduler scheduler) {
             this.identity = identity;
             ShardElector.Builder builder = ShardElector.builder(connection, GROUP, identity).shards(SHARDS)
-                    .scheduler(clock);
+                    .scheduler(scheduler);
             this.elector = (registry == null ? builder : builder.meterRegistry(registry)).build();
         }
 
@@ -73,6 +78,26 @@ class ShardElectorTest {
 
     private Replica replica(String identity) {
         return new Replica(identity, null).start();
+    }
+
+    @Test
+    void aShardRenewedAfterItsDeadlineWhileTheDeadlineTaskIsLateBeginsANewTerm() {
+        // ticks every 2 s + 1.5 s: at 0, 3.5, 7 and 10.5 s; the deadline tasks run 1.5 s late
+        Replica a = new Replica("a", null, LateTimers.of(clock, Duration.ofMillis(1500))).start();
+        advance(Duration.ofMillis(10_600));
+        Map<Integer, LeaseTerm> first = Map.copyOf(a.terms);
+        assertThat(first).isNotEmpty();
+
+        a.connection.down = true; // the ticks at 14 and 17.5 s fail
+        advance(Duration.ofMillis(10_000));
+        assertThat(first.values()).as("past the deadlines (20.5 s), their tasks (22 s) not run yet")
+                .noneMatch(LeaseTerm::isHeld);
+
+        a.connection.down = false; // the tick at 21 s renews
+        advance(Duration.ofMillis(1_000));
+        assertThat(first.values()).as("a term no longer held never is again").noneMatch(LeaseTerm::isHeld);
+        assertThat(a.terms.keySet()).containsAll(first.keySet());
+        first.forEach((shard, term) -> assertThat(a.terms.get(shard)).isNotSameAs(term).matches(LeaseTerm::isHeld));
     }
 
     /** Advances in 100 ms steps, checking after each that no shard is held twice. */

