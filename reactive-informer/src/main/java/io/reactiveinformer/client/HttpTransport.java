@@ -25,6 +25,7 @@ import java.time.format.DateTimeParseException;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
 import java.util.function.UnaryOperator;
 import javax.net.ssl.SSLHandshakeException;
@@ -39,6 +40,7 @@ import reactor.netty.http.Http2SslContextSpec;
 import reactor.netty.http.HttpProtocol;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.http.client.HttpClientResponse;
+import reactor.netty.http.client.PrematureCloseException;
 import reactor.netty.resources.ConnectionProvider;
 import reactor.netty.resources.LoopResources;
 
@@ -150,31 +152,58 @@ final class HttpTransport {
                 .defaultIfEmpty(Optional.empty())
                 .onErrorMap(ConfigException.class,
                         e -> new AuthenticationException(request + ": no credentials: " + e.getMessage(), e))
-                .flatMapMany(token -> http
-                        .headers(h -> {
-                            token.ifPresent(t -> h.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + t));
-                            if (contentType != null) {
-                                h.set(HttpHeaderNames.CONTENT_TYPE, contentType);
-                            }
-                            if (accept != null) {
-                                h.set(HttpHeaderNames.ACCEPT, accept);
-                            }
-                        })
-                        .request(method)
-                        .uri(basePath + pathAndQuery)
-                        .send((req, out) -> body == null ? out : out.sendByteArray(Mono.just(body)))
-                        .response((response, content) -> {
-                            int code = response.status().code();
-                            if (code >= 200 && code < 300) {
-                                return decode.apply(response, content);
-                            }
-                            if (code == 401) {
-                                token.ifPresent(config.credentials()::invalidate);
-                            }
-                            return errorBody(content).flatMapMany(bytes -> Mono.error(apiError(request, response, bytes)));
-                        }))
+                .flatMapMany(token -> send(method, pathAndQuery, body, contentType, accept, token, decode,
+                        HttpMethod.GET.equals(method)))
                 .onErrorMap(e -> e instanceof Exception && !(e instanceof KubernetesClientException),
                         e -> new TransportException(request + ": " + describe(e), e));
+    }
+
+    /**
+     * One attempt of a request; with {@code resendIfUnanswered}, one more when the connection closes before
+     * any response. That is how a pooled connection the server closed while it was idle (a restart, an idle
+     * timeout) fails when the client takes it before it has read the close: nothing was served, and Go's
+     * HTTP client (so client-go) sends an idempotent request again in that case. Only GETs are resent: a
+     * write the server received may have been applied. Reactor Netty does not say whether the connection
+     * came from the pool, so a new one closed unanswered is tried once more too: one attempt, never a loop.
+     */
+    private <R> Flux<R> send(HttpMethod method, String pathAndQuery, byte[] body, String contentType, String accept,
+                             Optional<String> token, BiFunction<HttpClientResponse, ByteBufFlux, Flux<R>> decode,
+                             boolean resendIfUnanswered) {
+        String request = method.name() + " " + pathAndQuery;
+        return Flux.defer(() -> {
+            AtomicBoolean answered = new AtomicBoolean();
+            return http
+                    .headers(h -> {
+                        token.ifPresent(t -> h.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + t));
+                        if (contentType != null) {
+                            h.set(HttpHeaderNames.CONTENT_TYPE, contentType);
+                        }
+                        if (accept != null) {
+                            h.set(HttpHeaderNames.ACCEPT, accept);
+                        }
+                    })
+                    .request(method)
+                    .uri(basePath + pathAndQuery)
+                    .send((req, out) -> body == null ? out : out.sendByteArray(Mono.just(body)))
+                    .response((response, content) -> {
+                        answered.set(true);
+                        int code = response.status().code();
+                        if (code >= 200 && code < 300) {
+                            return decode.apply(response, content);
+                        }
+                        if (code == 401) {
+                            token.ifPresent(config.credentials()::invalidate);
+                        }
+                        return errorBody(content).flatMapMany(bytes -> Mono.error(apiError(request, response, bytes)));
+                    })
+                    .onErrorResume(PrematureCloseException.class, e -> {
+                        if (!resendIfUnanswered || answered.get()) {
+                            return Flux.error(e);
+                        }
+                        log.debug("{}: the connection closed before a response, sending it again", request);
+                        return send(method, pathAndQuery, body, contentType, accept, token, decode, false);
+                    });
+        });
     }
 
     /**

@@ -27,6 +27,14 @@ public sealed interface Fault {
         }
     }
 
+    /**
+     * Reads the request, then closes the connection without a byte of response: what a client meets when
+     * it sends on a kept-alive connection the server has just closed (an idle timeout, a restart) before it
+     * has read the close.
+     */
+    record CloseWithoutResponse() implements Fault {
+    }
+
     /** Serves the request but closes the connection after this many body bytes (mid-object if it falls there). */
     record CloseAfterBytes(long bytes) implements Fault {
     }
@@ -82,6 +90,10 @@ public sealed interface Fault {
 
     static Fault delay(Duration delay) {
         return new Delay(delay);
+    }
+
+    static Fault closeWithoutResponse() {
+        return new CloseWithoutResponse();
     }
 
     static Fault closeAfterBytes(long bytes) {

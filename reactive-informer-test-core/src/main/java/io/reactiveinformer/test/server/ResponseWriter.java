@@ -62,7 +62,7 @@ final class ResponseWriter {
     }
 
     /** Closes the connection without ending the response, as a crashed server or a cut cable would. */
-    private static Mono<Void> abort(HttpServerResponse res) {
+    static Mono<Void> abort(HttpServerResponse res) {
         return Mono.create(sink -> res.withConnection(c -> c.channel().close().addListener(f -> sink.success())));
     }
 

@@ -156,6 +156,9 @@ public final class SimulatedApiServer implements AutoCloseable {
     }
 
     private Mono<Void> serve(HttpServerRequest req, HttpServerResponse res, RequestInfo info, byte[] body, Fault fault) {
+        if (fault instanceof Fault.CloseWithoutResponse) {
+            return ResponseWriter.abort(res);
+        }
         if (fault instanceof Fault.Respond respond) {
             return responses.error(res, new ApiError(respond.code(), respond.reason(), respond.message(), null,
                     respond.retryAfter()));

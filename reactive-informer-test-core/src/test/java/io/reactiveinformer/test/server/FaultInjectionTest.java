@@ -90,6 +90,45 @@ class FaultInjectionTest {
     }
 
     @Test
+    void aReadClosedWithoutAResponseIsSentOnceMore() {
+        ResourceClient<V1ConfigMap> maps = start(ClusterState.create());
+        server.faults().once(RequestInfo.reads(), Fault.closeWithoutResponse());
+        StepVerifier.create(RawHttp.get(server, "/api/v1/namespaces/shop/configmaps"))
+                .expectError(PrematureCloseException.class)
+                .verify(T);
+
+        server.faults().once(RequestInfo.reads(), Fault.closeWithoutResponse());
+        int before = server.requests().size();
+        assertThat(maps.list(ListOptions.none()).block(T).items()).hasSize(3);
+        assertThat(server.requests().size() - before).as("the closed LIST and the one sent again").isEqualTo(2);
+
+        server.faults().once(RequestInfo.watches(), Fault.closeWithoutResponse());
+        StepVerifier.create(maps.watch(WatchOptions.from("1")).take(3))
+                .expectNextCount(3)
+                .verifyComplete();
+
+        server.faults().times(2, RequestInfo.reads(), Fault.closeWithoutResponse());
+        before = server.requests().size();
+        StepVerifier.create(maps.list(ListOptions.none()))
+                .expectErrorSatisfies(e -> assertThat(e).isInstanceOf(TransportException.class)
+                        .hasCauseInstanceOf(PrematureCloseException.class))
+                .verify(T);
+        assertThat(server.requests().size() - before).as("sent again once, not more").isEqualTo(2);
+    }
+
+    @Test
+    void aWriteClosedWithoutAResponseIsNotSentAgain() {
+        ResourceClient<V1ConfigMap> maps = start(ClusterState.create());
+        server.faults().once(RequestInfo.method("POST"), Fault.closeWithoutResponse());
+        StepVerifier.create(maps.create(new V1ConfigMap().metadata(new V1ObjectMeta().namespace("shop").name("m3"))))
+                .expectErrorSatisfies(e -> assertThat(e).isInstanceOf(TransportException.class)
+                        .hasCauseInstanceOf(PrematureCloseException.class))
+                .verify(T);
+        assertThat(server.requests()).filteredOn(r -> r.method().equals("POST")).hasSize(1);
+        assertThat(maps.list(ListOptions.none()).block(T).items()).hasSize(3);
+    }
+
+    @Test
     void connectionClosedMidJsonObject() {
         ResourceClient<V1ConfigMap> maps = start(ClusterState.create());
         RawHttp.Result whole = RawHttp.get(server, WATCH + "&timeoutSeconds=1").block(T);
