@@ -70,6 +70,7 @@ class ControllerReplicasE2eTest {
     private final List<Reconcile> reconciles = new CopyOnWriteArrayList<>();
     private Disposable.Composite running;
     private final List<SharedInformerFactory> factories = new ArrayList<>();
+    private final AtomicLong touches = new AtomicLong();
 
     record Reconcile(int replica, String key, long resourceVersion, long start, long end) {
     }
@@ -147,9 +148,14 @@ class ControllerReplicasE2eTest {
         return churn;
     }
 
-    /** Changes every ConfigMap once more. */
+    /**
+     * Changes every ConfigMap once more, to a value no earlier write used: a patch that leaves an object as it
+     * was makes no new version, hence no event and no reconcile. The ConfigMaps outlive a test, and the churn
+     * (which drops ticks while a patch is in flight) may not reach every one of them before this is called.
+     */
     private void touchAll() {
-        Flux.range(0, MAPS).flatMap(i -> maps.patch("map-" + i, PatchType.MERGE, "{\"data\":{\"n\":\"final\"}}"))
+        String value = "final-" + touches.incrementAndGet();
+        Flux.range(0, MAPS).flatMap(i -> maps.patch("map-" + i, PatchType.MERGE, "{\"data\":{\"n\":\"" + value + "\"}}"))
                 .then().block(DEADLINE);
     }
 
