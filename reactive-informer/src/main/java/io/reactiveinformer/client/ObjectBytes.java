@@ -1,5 +1,7 @@
 package io.reactiveinformer.client;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
@@ -20,6 +22,10 @@ final class ObjectBytes {
     private static final long HIGH_BITS = 0x8080808080808080L;
     private static final long QUOTES = ONES * '"';
     private static final long BACKSLASHES = ONES * '\\';
+    /** Bytes copied from the caller's buffer per scan step: a bound on what is copied past an object's end. */
+    private static final int STEP = 1024;
+    /** Little-endian, so the lowest set bit of a match mask is the first byte in the array. */
+    private static final VarHandle WORDS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private byte[] buffer = new byte[INITIAL];
     private int length;
@@ -51,16 +57,40 @@ final class ObjectBytes {
     /**
      * Consumes {@code bytes} up to the object's closing brace, or all of them.
      *
-     * @return whether the object is complete; {@link #take()} then returns it
+     * <p>The bytes are copied into this collector's array a step at a time and scanned there: plain array
+     * reads are the cheapest HotSpot has, where a {@code ByteBuffer}'s (a direct one above all, as the
+     * network hands over) check bounds and scope on every access. The bytes copied past the closing brace
+     * (less than a step) are handed back by moving the buffer's position.
+     *
+     * @return whether the object is complete; {@link #read} or {@link #take()} then returns it
      */
     boolean scan(ByteBuffer bytes) {
-        int start = bytes.position();
-        int limit = bytes.limit();
-        int i = start;
+        while (bytes.hasRemaining()) {
+            int n = Math.min(bytes.remaining(), STEP);
+            if (length + n > buffer.length) {
+                buffer = Arrays.copyOf(buffer, Math.max(length + n, buffer.length * 2));
+            }
+            int from = length;
+            bytes.get(buffer, from, n);
+            int end = scan(from, from + n);
+            if (end >= 0) {
+                bytes.position(bytes.position() - (from + n - end));
+                length = end;
+                return true;
+            }
+            length = from + n;
+        }
+        return false;
+    }
+
+    /** Scans {@code buffer[from, limit)}: the index after the object's closing brace, or -1 if it goes on. */
+    private int scan(int from, int limit) {
+        byte[] b = buffer;
+        int i = from;
         int d = depth;
         boolean str = inString;
         boolean esc = escaped;
-        boolean complete = false;
+        int end = -1;
         scan:
         while (i < limit) {
             if (str) {
@@ -70,59 +100,45 @@ final class ObjectBytes {
                     continue;
                 }
                 // most of an object's bytes are inside strings, where only a quote or a backslash matters
-                while ((i = nextQuoteOrBackslash(bytes, i, limit)) < limit) {
-                    byte b = bytes.get(i++);
-                    if (b == '"') {
+                while ((i = nextQuoteOrBackslash(b, i, limit)) < limit) {
+                    if (b[i++] == '"') {
                         str = false;
                         continue scan;
                     }
-                    if (b == '\\') {
-                        if (i < limit) {
-                            i++;
-                        } else {
-                            esc = true;
-                        }
+                    if (i < limit) {
+                        i++;
+                    } else {
+                        esc = true;
                     }
                 }
                 break;
             }
-            byte b = bytes.get(i++);
-            if (b == '"') {
+            byte c = b[i++];
+            if (c == '"') {
                 str = true;
-            } else if (b == '{' || b == '[') {
+            } else if (c == '{' || c == '[') {
                 d++;
-            } else if ((b == '}' || b == ']') && --d == 0) {
-                complete = true;
+            } else if ((c == '}' || c == ']') && --d == 0) {
+                end = i;
                 break;
             }
         }
         depth = d;
         inString = str;
         escaped = esc;
-        int n = i - start;
-        if (length + n > buffer.length) {
-            buffer = Arrays.copyOf(buffer, Math.max(length + n, buffer.length * 2));
-        }
-        bytes.get(buffer, length, n);
-        length += n;
-        return complete;
+        return end;
     }
 
     /**
-     * The index of the first {@code "} or {@code \\} in {@code [from, limit)}, or {@code limit}: eight bytes
+     * The index of the first {@code "} or {@code \\} in {@code b[from, limit)}, or {@code limit}: eight bytes
      * at a time, each word tested for either byte with the "has a zero byte" bit trick on the word XOR the
      * byte repeated (exact for the lowest match, which is the one taken: the trick's false positives sit
-     * only above a true match). On the pod JSON of the list benchmarks the scan is about 1.27 times faster
-     * than testing byte by byte.
+     * only above a true match).
      */
-    private static int nextQuoteOrBackslash(ByteBuffer bytes, int from, int limit) {
+    private static int nextQuoteOrBackslash(byte[] b, int from, int limit) {
         int i = from;
-        boolean bigEndian = bytes.order() == ByteOrder.BIG_ENDIAN;
         while (limit - i >= Long.BYTES) {
-            long word = bytes.getLong(i);
-            if (bigEndian) {
-                word = Long.reverseBytes(word);
-            }
+            long word = (long) WORDS.get(b, i);
             long quotes = word ^ QUOTES;
             long backslashes = word ^ BACKSLASHES;
             long found = ((quotes - ONES) & ~quotes | (backslashes - ONES) & ~backslashes) & HIGH_BITS;
@@ -131,14 +147,10 @@ final class ObjectBytes {
             }
             i += Long.BYTES;
         }
-        while (i < limit) {
-            byte b = bytes.get(i);
-            if (b == '"' || b == '\\') {
-                return i;
-            }
+        while (i < limit && b[i] != '"' && b[i] != '\\') {
             i++;
         }
-        return limit;
+        return i;
     }
 
     /** Reads a complete object's bytes where they lie. */
