@@ -63,6 +63,9 @@ public class ListDecodeBenchmark {
         for (int i = 0; i < ITEMS; i++) {
             ObjectNode p = template.deepCopy();
             ((ObjectNode) p.get("metadata")).put("name", "web-7d4b9c8f6d-" + i);
+            if (Boolean.getBoolean("noManagedFields")) {
+                ((ObjectNode) p.get("metadata")).remove("managedFields");
+            }
             items.add(p);
         }
         page = json.encode(list);

@@ -33,6 +33,7 @@ public final class KubernetesModule extends SimpleModule {
         addDeserializer(Quantity.class, new QuantityCodec.Deserializer());
         addSerializer(OffsetDateTime.class, new TimestampCodec.Serializer());
         addDeserializer(OffsetDateTime.class, new TimestampCodec.Deserializer());
+        addSerializer(LazyJsonMap.class, new LazyJsonMap.Serializer());
     }
 
     @Override

@@ -11,7 +11,10 @@ import tools.jackson.core.JsonToken;
 import tools.jackson.databind.BeanProperty;
 import tools.jackson.databind.DeserializationContext;
 import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.ValueDeserializer;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.module.SimpleModule;
 
 /**
  * {@code Object}-typed values ({@code managedFields[].fieldsV1}, a CRD's free-form fields) as
@@ -19,39 +22,67 @@ import tools.jackson.databind.ValueDeserializer;
  * with each map's hash table sized to its entries: Jackson starts every map at 16 buckets, and a
  * {@code fieldsV1} tree is mostly maps of one to four entries, one per pod field the manager owns.
  *
- * <p>In {@code V1ManagedFieldsEntry.fieldsV1} the many {@code {}} leaves (set members in the
- * server-side apply field set: "this field is owned") are one shared immutable empty map, not one
- * {@code LinkedHashMap} each. The field set is the API server's record, replaced as a whole, never
- * edited in place; equality and encoding are unchanged.
+ * <p>A {@code V1ManagedFieldsEntry.fieldsV1} object is kept as its bytes, a {@link LazyJsonMap}, and read
+ * into maps only when used. Then its many {@code {}} leaves (set members in the server-side apply field
+ * set: "this field is owned") are one shared immutable empty map, not one {@code LinkedHashMap} each.
+ * The field set is the API server's record, replaced as a whole, never edited in place; equality and
+ * encoding are unchanged.
  */
 final class UntypedValueDeserializer extends ValueDeserializer<Object> {
 
     private static final String FIELDS_V1 = "V1ManagedFieldsEntry.fieldsV1";
 
     private final StringValues strings;
+    /** For fieldsV1: leaves share one empty map. */
     private final boolean shareEmptyMaps;
+    /** For fieldsV1 in a model: an object is kept as bytes ({@link LazyJsonMap}), read by {@link #parse}. */
+    private final boolean keepBytes;
+    private volatile ObjectReader keptBytesReader;
 
     UntypedValueDeserializer(StringValues strings) {
-        this(strings, false);
+        this(strings, false, false);
     }
 
-    private UntypedValueDeserializer(StringValues strings, boolean shareEmptyMaps) {
+    private UntypedValueDeserializer(StringValues strings, boolean shareEmptyMaps, boolean keepBytes) {
         this.strings = strings;
         this.shareEmptyMaps = shareEmptyMaps;
+        this.keepBytes = keepBytes;
     }
 
     @Override
     public ValueDeserializer<?> createContextual(DeserializationContext ctxt, BeanProperty property) {
         if (property != null && property.getMember() != null
                 && FIELDS_V1.equals(property.getMember().getDeclaringClass().getSimpleName() + "." + property.getName())) {
-            return new UntypedValueDeserializer(strings, true);
+            return new UntypedValueDeserializer(strings, true, true);
         }
         return this;
     }
 
     @Override
     public Object deserialize(JsonParser p, DeserializationContext ctxt) {
-        return value(p, ctxt, p.currentToken());
+        JsonToken token = p.currentToken();
+        if (keepBytes && (token == JsonToken.START_OBJECT || token == JsonToken.PROPERTY_NAME)) {
+            return LazyJsonMap.read(p, this);
+        }
+        return value(p, ctxt, token);
+    }
+
+    /**
+     * The maps a {@link LazyJsonMap} kept as {@code json}, as this would have decoded them in place; on a
+     * mapper of its own that has only this decoding (built on the first call), since the bytes are
+     * read after the decoding that kept them is over.
+     */
+    Map<String, Object> parse(byte[] json) {
+        ObjectReader reader = keptBytesReader;
+        if (reader == null) {
+            reader = JsonMapper.builder()
+                    .addModule(new SimpleModule("fieldsV1").addDeserializer(Object.class,
+                            new UntypedValueDeserializer(strings, shareEmptyMaps, false)))
+                    .build()
+                    .readerFor(Object.class);
+            keptBytesReader = reader;
+        }
+        return (Map<String, Object>) reader.readValue(json);
     }
 
     @Override
