@@ -34,6 +34,7 @@ import tools.jackson.databind.node.ObjectNode;
  * feeding thread; {@code scanAndBindInParallel}: as {@link ResourceClient#list} runs it, batches bound on
  * {@code Schedulers.parallel()} by a {@link ParallelBinder} while the feeding thread goes on;
  * {@code ceiling}: Jackson's blocking bind of the whole {@code V1PodList} on one thread (what every peer's design is bound by). One op = the whole page.
+ * With {@code -jvmArgsAppend -DnoManagedFields=true} the pods have no {@code managedFields}, to see their share of the decode.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
