@@ -30,27 +30,28 @@ esac
 
 PIDS=()
 trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done' EXIT
-# serve DIR N M: the same corpus and replay server as run.sh's; prints the server's URL
+# serve DIR N M: the same corpus and replay server as run.sh's; sets URL (not printed: in a command
+# substitution's subshell the server's pid would never reach PIDS, and the server would outlive the script)
 serve() {
   java -cp "$JAR" $PKG.Corpus "$1" "$2" "$3" "$SEED" > /dev/null
   java -Xmx4g -cp "$JAR" $PKG.ReplayServer "$1" > "$1/server.log" 2>&1 &
   PIDS+=($!)
   for _ in $(seq 300); do grep -q listening "$1/server.log" 2>/dev/null && break; sleep 0.2; done
-  sed -n 's/^listening //p' "$1/server.log"
+  URL=$(sed -n 's/^listening //p' "$1/server.log")
 }
 
 warmups=${WARMUPS:-1}
 case "$what" in
   sync|events)
     export BENCH_MODE=matrix FANOUT_N=-1
-    url=$(serve "$BENCH/target/replay/n$arg-m10000-s$SEED" "$arg" 10000)
-    BENCH_WARMUP_SERVER=$(serve "$BENCH/target/replay/n1000-m2000-s$SEED" 1000 2000)
+    serve "$BENCH/target/replay/n$arg-m10000-s$SEED" "$arg" 10000; url=$URL
+    serve "$BENCH/target/replay/n1000-m2000-s$SEED" 1000 2000; BENCH_WARMUP_SERVER=$URL
     export BENCH_WARMUP_SERVER
     if [[ $what == sync ]]; then export WATCH_MAX_N=0; else export WATCH_MAX_N=$arg; fi ;;
   latency)
     export BENCH_MODE=latency LAT_RATE=$arg LAT_COUNT=$(( arg * ${LAT_SECONDS:-10} < 20000 ? arg * ${LAT_SECONDS:-10} : 20000 ))
     warmups=${3:-0}
-    url=$(serve "$BENCH/target/replay/n1000-m20000-s$SEED" 1000 20000) ;;
+    serve "$BENCH/target/replay/n1000-m20000-s$SEED" 1000 20000; url=$URL ;;
   *) echo "sync N, events N or latency RATE [WARMUPS]" >&2; exit 2 ;;
 esac
 
