@@ -19,6 +19,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 import reactor.core.Disposable;
 import reactor.core.Disposables;
 import reactor.core.publisher.Flux;
@@ -157,7 +158,7 @@ public final class PodWatcher {
         }
 
         @Override
-        public Runnable subscriberAdded(String subscriber, IntSupplier bufferDepth) {
+        public Runnable subscriberAdded(String subscriber, IntSupplier bufferDepth, LongSupplier lagNanos) {
             return () -> { };
         }
 

@@ -45,7 +45,7 @@ class PrometheusNamesTest {
         metrics.event(WatchEvent.Type.ADDED);
         metrics.relisted(1);
         metrics.restarted(new TransportException("GET /api/v1/pods", null));
-        metrics.subscriberAdded("handler", () -> 2);
+        metrics.subscriberAdded("handler", () -> 2, () -> 3_000_000);
 
         assertThat(families(registry)).containsExactly(
                 "informer_events_total",

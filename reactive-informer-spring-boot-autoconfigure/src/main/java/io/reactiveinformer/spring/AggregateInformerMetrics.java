@@ -2,6 +2,7 @@ package io.reactiveinformer.spring;
 
 import io.reactiveinformer.informer.InformerMetrics;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * Keeps a registry free of per-connection series: an SSE stream or an unnamed handler is a subscriber
@@ -39,10 +40,10 @@ final class AggregateInformerMetrics implements InformerMetrics {
     }
 
     @Override
-    public Runnable subscriberAdded(String subscriber, IntSupplier bufferDepth) {
+    public Runnable subscriberAdded(String subscriber, IntSupplier bufferDepth, LongSupplier lagNanos) {
         if (subscriber.startsWith("sse-") || subscriber.startsWith("handler-")) {
             return NOTHING;
         }
-        return delegate.subscriberAdded(subscriber, bufferDepth);
+        return delegate.subscriberAdded(subscriber, bufferDepth, lagNanos);
     }
 }

@@ -11,11 +11,15 @@ import reactor.core.publisher.BaseSubscriber;
 /**
  * The FIFO → cache → handlers leg of one informer: drains the {@link DeltaFifo} one entry at a time (so
  * that what is still queued keeps coalescing), applies each entry to the cache and offers its notifications
- * to the handlers at the {@link SharedProcessor}'s seam; the first initial list marks the informer synced.
- * An entry that fails to apply is logged and skipped; a failure of the FIFO itself stops the informer.
+ * to the {@link SharedProcessor}'s handlers; the first initial list marks the informer synced. Between
+ * entries the FIFO's drain loop admits joining handlers ({@link SharedProcessor#admitJoiners}), which is
+ * what makes the seam between a handler's initial state and its live changes exact. An entry that fails
+ * to apply is logged and skipped; a failure of the FIFO itself (including a delivery scheduler that
+ * rejects its drain loop) stops the informer with that cause.
  *
  * <p><b>Threading.</b> Runs on the FIFO's drain loop (the informer's delivery scheduler), one entry at a
- * time; it is the cache's single writer.
+ * time; it is the cache's single writer and the only thread that changes which handlers are told. It
+ * takes no lock that a subscribing thread holds.
  */
 final class ApplyLoop<T extends KubernetesObject> extends BaseSubscriber<FifoEntry<T>> {
 
@@ -64,8 +68,10 @@ final class ApplyLoop<T extends KubernetesObject> extends BaseSubscriber<FifoEnt
 
     private void apply(FifoEntry<T> entry) {
         boolean becomesSynced = entry instanceof FifoEntry.Replace<T> replace && replace.initial() && !state.isSynced();
-        processor.applyAndDistribute(() -> applier.apply(entry), resync.due(), becomesSynced ? state::markSynced : null);
+        processor.distribute(applier.apply(entry), resync.due());
         if (becomesSynced) {
+            state.markSynced();
+            processor.offerSynced();
             log.debug("{}: synced with {} objects", name, indexer.size());
             state.announceSynced();
         }

@@ -105,6 +105,7 @@ final class DeltaFifo<T extends KubernetesObject> {
     private final UnaryOperator<T> transform;
     private final Scheduler drainScheduler;
     private final Consumer<RuntimeException> onUnkeyable;
+    private final Runnable betweenEntries;
     private final Runnable drainLoop = this::drainLoop;
     private final Queue<Op<T>> ops = Queues.<Op<T>>unboundedMultiproducer().get();
     private final Entries entries = new Entries();
@@ -158,7 +159,7 @@ final class DeltaFifo<T extends KubernetesObject> {
      *                     instance modified or a new one, but must keep the key
      */
     public DeltaFifo(Indexer<T> knownObjects, UnaryOperator<T> transform) {
-        this(knownObjects, transform, Schedulers.immediate(), e -> { });
+        this(knownObjects, transform, Schedulers.immediate(), e -> { }, () -> { });
     }
 
     /**
@@ -167,13 +168,16 @@ final class DeltaFifo<T extends KubernetesObject> {
      *                       object unchanged)
      * @param drainScheduler runs the drain loop, and so the consumer
      * @param onUnkeyable    told of a pushed object that has no name (it is dropped: it cannot be keyed)
+     * @param betweenEntries run by the drain loop whenever no entry is being delivered: before each entry,
+     *                       and on each pass, also one {@link #wake()} asked for; it must not throw
      */
     public DeltaFifo(Indexer<T> knownObjects, UnaryOperator<T> transform, Scheduler drainScheduler,
-                     Consumer<RuntimeException> onUnkeyable) {
+                     Consumer<RuntimeException> onUnkeyable, Runnable betweenEntries) {
         this.queue = new KeyedDeltaQueue<>(Objects.requireNonNull(knownObjects, "knownObjects"));
         this.transform = Objects.requireNonNull(transform, "transform");
         this.drainScheduler = Objects.requireNonNull(drainScheduler, "drainScheduler");
         this.onUnkeyable = Objects.requireNonNull(onUnkeyable, "onUnkeyable");
+        this.betweenEntries = Objects.requireNonNull(betweenEntries, "betweenEntries");
     }
 
     /** Queues the creation of {@code object} (a watch {@code ADDED}). */
@@ -232,6 +236,15 @@ final class DeltaFifo<T extends KubernetesObject> {
         drain();
     }
 
+    /**
+     * Makes the drain loop run a pass (and so the {@code betweenEntries} hook) soon, on the drain
+     * scheduler, even with nothing to deliver. Never runs it on the calling thread, unless the drain
+     * scheduler is the immediate one.
+     */
+    void wake() {
+        drain();
+    }
+
     /** Completes the stream after everything pushed before this call; later pushes are ignored. */
     public void close() {
         ops.offer(new CloseOp<>());
@@ -261,11 +274,22 @@ final class DeltaFifo<T extends KubernetesObject> {
         }
     }
 
+    /**
+     * A drain scheduler that rejects the loop (disposed, or saturated) ends the subscriber with the
+     * rejection, from here: no drain loop runs meanwhile (this call holds the work-in-progress count), so
+     * the signal cannot overlap an {@code onNext}. Whatever consumes the FIFO learns that it stopped
+     * instead of waiting forever for entries.
+     */
     private void scheduleDrain() {
         try {
             drainScheduler.schedule(drainLoop);
         } catch (RejectedExecutionException e) {
-            // The scheduler is shut down: so is whatever consumed this FIFO.
+            CoreSubscriber<? super FifoEntry<T>> a = actual;
+            cancelled = true;
+            if (a != null && !done) {
+                done = true;
+                a.onError(Operators.onRejectedExecution(e, subscription, null, null, a.currentContext()));
+            }
         }
     }
 
@@ -274,6 +298,7 @@ final class DeltaFifo<T extends KubernetesObject> {
         int missed = 1;
         for (;;) {
             integrate();
+            betweenEntries.run();
             CoreSubscriber<? super FifoEntry<T>> a = actual;
             Throwable invalidRequest = badRequest;
             if (invalidRequest != null && a != null && !cancelled && !done) {
@@ -290,6 +315,9 @@ final class DeltaFifo<T extends KubernetesObject> {
                 boolean yield = false;
                 while (e != r && !cancelled) {
                     integrate();
+                    if (e != 0) {
+                        betweenEntries.run();
+                    }
                     FifoEntry<T> entry = queue.poll(!synced);
                     if (entry == null) {
                         break;

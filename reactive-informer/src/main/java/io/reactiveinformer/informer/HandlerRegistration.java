@@ -26,16 +26,13 @@ public final class HandlerRegistration<T extends KubernetesObject> {
     private final AtomicBoolean subscribed = new AtomicBoolean();
     private final Notifications notifications = new Notifications();
 
-    volatile SubscriberBuffer<T> buffer;
-    volatile Duration resyncPeriod;
-    /** When this handler's next resync is due, in the informer scheduler's milliseconds. */
-    volatile long nextResyncMillis;
+    /** The informer's side of this handler once subscribed: written once, read only here. */
+    private volatile Handler<T> handler;
 
     HandlerRegistration(SharedIndexInformer<T> informer, SubscriberOptions options, String name) {
         this.informer = informer;
         this.options = options;
         this.name = name;
-        this.resyncPeriod = options.resyncPeriod();
     }
 
     /**
@@ -77,7 +74,8 @@ public final class HandlerRegistration<T extends KubernetesObject> {
 
     /** The resync period in effect: the requested one, possibly raised to the informer's check period. */
     public Duration resyncPeriod() {
-        return resyncPeriod;
+        Handler<T> h = handler;
+        return h == null ? options.resyncPeriod() : h.resyncPeriod;
     }
 
     public SubscriberOptions options() {
@@ -86,14 +84,24 @@ public final class HandlerRegistration<T extends KubernetesObject> {
 
     /** Notifications waiting for the subscriber now (for {@link BufferPolicy#COALESCE}: keys). */
     public int bufferDepth() {
-        SubscriberBuffer<T> b = buffer;
-        return b == null ? 0 : b.depth();
+        Handler<T> h = handler;
+        return h == null ? 0 : h.buffer.depth();
     }
 
     /** The largest {@link #bufferDepth()} seen so far. */
     public int maxBufferDepth() {
-        SubscriberBuffer<T> b = buffer;
-        return b == null ? 0 : b.maxDepth();
+        Handler<T> h = handler;
+        return h == null ? 0 : h.buffer.maxDepth();
+    }
+
+    /**
+     * How long the oldest notification this handler has not received yet has waited in its buffer, on
+     * the informer's clock; zero when it has everything. A handler that falls behind shows here long
+     * before its buffer depth looks alarming.
+     */
+    public Duration lag() {
+        Handler<T> h = handler;
+        return h == null ? Duration.ZERO : Duration.ofNanos(h.lag());
     }
 
     void markSynced() {
@@ -119,7 +127,7 @@ public final class HandlerRegistration<T extends KubernetesObject> {
                         informer.name() + ": handler " + name + " has a subscriber already; register another handler"));
                 return;
             }
-            informer.activate(HandlerRegistration.this, actual);
+            handler = informer.activate(HandlerRegistration.this, actual);
         }
     }
 }

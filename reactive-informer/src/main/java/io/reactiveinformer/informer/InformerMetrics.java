@@ -3,6 +3,7 @@ package io.reactiveinformer.informer;
 import io.reactiveinformer.api.KubernetesClientException;
 import io.reactiveinformer.api.WatchEvent;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * Receives one informer's measurements. The informer depends only on this interface, so it works
@@ -24,13 +25,16 @@ public interface InformerMetrics {
     void restarted(KubernetesClientException error);
 
     /**
-     * A subscriber started; its buffer depth is now observable until the returned handle runs.
+     * A subscriber started; its buffer depth and lag are now observable until the returned handle runs.
+     * Called on the subscribing thread, which may be a network event loop: register, don't compute.
      *
      * @param subscriber  the subscriber's name
      * @param bufferDepth its pending notifications, readable from any thread
+     * @param lagNanos    how long its oldest pending notification has waited (0 when none), in nanoseconds
+     *                    of the informer's clock, readable from any thread
      * @return what to run when the subscriber ends, to stop observing it
      */
-    Runnable subscriberAdded(String subscriber, IntSupplier bufferDepth);
+    Runnable subscriberAdded(String subscriber, IntSupplier bufferDepth, LongSupplier lagNanos);
 
     /**
      * User code failed for one object and the informer carried on ({@link UserCodeError}). Not called for

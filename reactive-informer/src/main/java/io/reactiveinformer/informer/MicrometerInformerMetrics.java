@@ -4,12 +4,15 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.TimeGauge;
 import io.reactiveinformer.api.KubernetesClientException;
 import io.reactiveinformer.api.WatchEvent;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * Micrometer binding of {@link InformerMetrics}, every meter tagged {@code informer=<name>}, with
@@ -25,7 +28,10 @@ import java.util.function.IntSupplier;
  *   <li>{@code informer.user.code.errors{stage}} ({@code informer_user_code_errors_total}): user code that failed
  *       for an object while the informer went on, by {@link UserCodeError.Stage}.</li>
  *   <li>{@code informer.subscriber.buffer.depth{subscriber}} ({@code informer_subscriber_buffer_depth}):
- *       pending notifications of each live subscriber, removed when the subscriber ends.</li>
+ *       pending notifications of each live subscriber, removed when the subscriber ends;</li>
+ *   <li>{@code informer.subscriber.lag{subscriber}} ({@code informer_subscriber_lag_seconds}): how long each
+ *       live subscriber's oldest undelivered notification has waited (0 when it has everything), removed
+ *       when the subscriber ends.</li>
  * </ul>
  *
  * <p>Only this class touches Micrometer; an informer built without it runs without Micrometer on the
@@ -93,12 +99,21 @@ public final class MicrometerInformerMetrics implements InformerMetrics {
     }
 
     @Override
-    public Runnable subscriberAdded(String subscriber, IntSupplier bufferDepth) {
+    public Runnable subscriberAdded(String subscriber, IntSupplier bufferDepth, LongSupplier lagNanos) {
         Gauge gauge = Gauge.builder("informer.subscriber.buffer.depth", bufferDepth, depth -> depth.getAsInt())
                 .tags(tags.and("subscriber", subscriber))
                 .description("Notifications waiting for the subscriber")
                 .strongReference(true)
                 .register(registry);
-        return () -> registry.remove(gauge);
+        TimeGauge lag = TimeGauge.builder("informer.subscriber.lag", lagNanos, TimeUnit.NANOSECONDS,
+                        nanos -> (double) nanos.getAsLong())
+                .tags(tags.and("subscriber", subscriber))
+                .description("How long the subscriber's oldest undelivered notification has waited")
+                .strongReference(true)
+                .register(registry);
+        return () -> {
+            registry.remove(gauge);
+            registry.remove(lag);
+        };
     }
 }

@@ -3,6 +3,7 @@ package io.reactiveinformer.informer;
 import io.reactiveinformer.api.KubernetesClientException;
 import io.reactiveinformer.api.WatchEvent;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 
 /** Records nothing. */
 final class NoopInformerMetrics implements InformerMetrics {
@@ -27,7 +28,7 @@ final class NoopInformerMetrics implements InformerMetrics {
     }
 
     @Override
-    public Runnable subscriberAdded(String subscriber, IntSupplier bufferDepth) {
+    public Runnable subscriberAdded(String subscriber, IntSupplier bufferDepth, LongSupplier lagNanos) {
         return NOTHING;
     }
 }

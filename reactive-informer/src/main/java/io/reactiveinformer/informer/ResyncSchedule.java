@@ -18,9 +18,10 @@ import reactor.core.scheduler.Scheduler;
  * informer's check period, each handler's effective period and next due time, and the set of handlers
  * due at the latest check, which the apply loop reads to route resync notifications.
  *
- * <p><b>Threading.</b> {@link #join} runs at the processor's seam (handlers joining are serialized);
- * {@link #check} runs on the scheduler's timer; the fields they share are volatile, and the due set is
- * replaced as a whole, so the apply loop reads it without a lock.
+ * <p><b>Threading.</b> {@link #join} runs on the subscribing thread and {@link #start} on the starting
+ * one: a private lock orders them, so that a handler joining before start lowers the check period that
+ * start uses (both O(1)). {@link #check} runs on the scheduler's timer; the handler fields they share
+ * are volatile, and the due set is replaced as a whole, so the apply loop reads it without a lock.
  */
 final class ResyncSchedule<T extends KubernetesObject> {
 
@@ -28,9 +29,12 @@ final class ResyncSchedule<T extends KubernetesObject> {
 
     private final String informer;
     private final Scheduler scheduler;
-    /** Lowered by handlers that join before start. */
+    private final Object lock = new Object();
+    /** Lowered by handlers that join before start; written under {@code lock}. */
     private volatile Duration checkPeriod;
-    private volatile Set<HandlerRegistration<T>> due = Set.of();
+    /** Guarded by {@code lock}. */
+    private boolean started;
+    private volatile Set<Handler<T>> due = Set.of();
 
     ResyncSchedule(String informer, Scheduler scheduler, Duration checkPeriod) {
         this.informer = informer;
@@ -43,18 +47,20 @@ final class ResyncSchedule<T extends KubernetesObject> {
     }
 
     /** The handlers whose resync was due at the latest check. */
-    Set<HandlerRegistration<T>> due() {
+    Set<Handler<T>> due() {
         return due;
     }
 
-    /** Sets {@code handler}'s effective period and first due time; {@code started}: whether checks run already. */
-    void join(HandlerRegistration<T> handler, boolean started) {
-        handler.resyncPeriod = effectivePeriod(handler, started);
+    /** Sets {@code handler}'s effective period and first due time. */
+    void join(Handler<T> handler) {
+        synchronized (lock) {
+            handler.resyncPeriod = effectivePeriod(handler, started);
+        }
         handler.nextResyncMillis = scheduler.now(TimeUnit.MILLISECONDS) + handler.resyncPeriod.toMillis();
     }
 
     /** client-go's rules: at least the minimum; below the check period it lowers it before start, else is raised to it. */
-    private Duration effectivePeriod(HandlerRegistration<T> handler, boolean started) {
+    private Duration effectivePeriod(Handler<T> handler, boolean started) {
         Duration period = handler.options().resyncPeriod();
         if (period.isZero()) {
             return period;
@@ -77,18 +83,22 @@ final class ResyncSchedule<T extends KubernetesObject> {
     }
 
     /** Checks every check period which of {@code handlers} are due and, when some are, runs {@code resync}. */
-    Disposable start(Supplier<HandlerRegistration<T>[]> handlers, Runnable resync) {
-        Duration period = checkPeriod;
+    Disposable start(Supplier<Handler<T>[]> handlers, Runnable resync) {
+        Duration period;
+        synchronized (lock) {
+            started = true;
+            period = checkPeriod;
+        }
         if (period.isZero()) {
             return Disposables.disposed();
         }
         return Flux.interval(period, period, scheduler).subscribe(tick -> check(handlers.get(), resync));
     }
 
-    private void check(HandlerRegistration<T>[] handlers, Runnable resync) {
+    private void check(Handler<T>[] handlers, Runnable resync) {
         long now = scheduler.now(TimeUnit.MILLISECONDS);
-        Set<HandlerRegistration<T>> dueNow = new HashSet<>();
-        for (HandlerRegistration<T> handler : handlers) {
+        Set<Handler<T>> dueNow = new HashSet<>();
+        for (Handler<T> handler : handlers) {
             long period = handler.resyncPeriod.toMillis();
             if (period > 0 && now >= handler.nextResyncMillis) {
                 dueNow.add(handler);

@@ -11,7 +11,9 @@ import io.reactiveinformer.watch.ReflectorOptions;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.CoreSubscriber;
@@ -95,7 +97,7 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
     private final DeltaFifo<T> fifo;
     private final InformerState state;
     private final UserCode userCode;
-    private final SharedProcessor<T> processor = new SharedProcessor<>();
+    private final SharedProcessor<T> processor;
     private final ResyncSchedule<T> resync;
     private final ApplyLoop<T> applyLoop;
     private final ReflectorFeed<T> feed;
@@ -114,9 +116,12 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         this.userCode = new UserCode(name, state);
         this.indexer = new ConcurrentIndexer<>(builder.indexers, userCode.indexFailures());
         this.lister = new Lister<>(indexer);
+        LongSupplier clock = () -> scheduler.now(TimeUnit.NANOSECONDS);
+        this.processor = new SharedProcessor<>(indexer::list, state::isSynced, clock, this::wakeApplyLoop);
         // The apply loop shares the subscribers' work-stealing scheduler: behind a relist being applied on one
         // thread, other informers' entries and subscribers run on the others.
-        this.fifo = new DeltaFifo<>(indexer, userCode.guard(spec.transform()), deliveryScheduler, userCode.unkeyable());
+        this.fifo = new DeltaFifo<>(indexer, userCode.guard(spec.transform()), deliveryScheduler, userCode.unkeyable(),
+                processor::admitJoiners);
         this.resync = new ResyncSchedule<>(name, scheduler, builder.resyncPeriod);
         this.reflector = Reflector.builder(builder.listerWatcher)
                 .name(name)
@@ -127,7 +132,12 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         this.applyLoop = new ApplyLoop<>(name, indexer, new DeltaApplier<>(indexer), processor, resync, state, this::stop);
         this.feed = new ReflectorFeed<>(name, fifo, metrics, state);
         this.subscriptions = new HandlerSubscriptions<>(name, deliveryScheduler, builder.blockingScheduler, processor,
-                indexer, state, resync, userCode, metrics);
+                resync, userCode, metrics, clock);
+    }
+
+    /** Lets the apply loop admit joining handlers; the FIFO is built after the processor that calls this. */
+    private void wakeApplyLoop() {
+        fifo.wake();
     }
 
     /**
@@ -163,10 +173,7 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
      * received what was already offered to it.
      */
     public Disposable start() {
-        // The seam orders this against handlers joining, which may lower the check period before start.
-        boolean[] first = new boolean[1];
-        processor.atSeam(() -> first[0] = state.start());
-        if (!first[0]) {
+        if (!state.start()) {
             return lifecycle;
         }
         running.add(applyLoop);
@@ -296,8 +303,8 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         return resync.checkPeriod();
     }
 
-    void activate(HandlerRegistration<T> handler, CoreSubscriber<? super Notification<T>> actual) {
-        subscriptions.activate(handler, actual);
+    Handler<T> activate(HandlerRegistration<T> handler, CoreSubscriber<? super Notification<T>> actual) {
+        return subscriptions.activate(handler, actual);
     }
 
     /**
@@ -305,7 +312,7 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
      * stream) can watch that its count returns to its baseline once the clients have gone.
      */
     public int handlerCount() {
-        return processor.handlers().length;
+        return processor.size();
     }
 
     private final class Lifecycle implements Disposable {

@@ -1,9 +1,11 @@
 package io.reactiveinformer.informer;
 
 import io.kubernetes.client.common.KubernetesObject;
+import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
+import java.util.function.Supplier;
 import org.reactivestreams.Subscription;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,8 +20,9 @@ import reactor.core.scheduler.Scheduler;
  * goroutine and a growing ring): the informer's apply loop {@link #offer offers} notifications without
  * ever waiting, and a drain task hands them to the subscriber as it requests them.
  *
- * <p><b>Threading.</b> {@code offer}, {@code offerSynced}, {@code overflow} and {@code complete} are
- * called by the informer, serialized by its fan-out lock. The pending notifications are guarded by a
+ * <p><b>Threading.</b> {@code startFrom}, {@code offer}, {@code offerSynced} and {@code overflow} are
+ * called by the informer's apply loop, one at a time; {@code complete} also by the thread that stops the
+ * informer. None of them waits for the subscriber or does more than O(1) work. The pending notifications are guarded by a
  * private lock, held only for a map or queue operation, never while the subscriber runs. The drain task
  * is serialized by a work-in-progress counter and is <em>scheduled</em> on the {@link Scheduler} each
  * time it has work, not pinned to one of its workers: it delivers for about a millisecond (at least one
@@ -106,14 +109,31 @@ final class SubscriberBuffer<T extends KubernetesObject> implements Subscription
         this.actual = actual;
     }
 
-    /** Queues {@code n}; {@code false} when a bounded buffer is full (the caller then calls {@link #overflow}). */
-    boolean offer(Notification<T> n) {
+    /**
+     * Starts the subscriber's stream with the informer's state when it joined (see
+     * {@link PendingNotifications#offerSnapshot}); called once, before any {@link #offer}.
+     */
+    void startFrom(Supplier<List<T>> cache, boolean synced, long nanos) {
+        synchronized (pendingLock) {
+            if (done) {
+                return;
+            }
+            pending.offerSnapshot(cache, synced, nanos);
+        }
+        schedule();
+    }
+
+    /**
+     * Queues {@code n}, offered at {@code nanos} on the informer's clock; {@code false} when a bounded
+     * buffer is full (the caller then calls {@link #overflow}).
+     */
+    boolean offer(Notification<T> n, long nanos) {
         int depth;
         synchronized (pendingLock) {
             if (done) {
                 return true;
             }
-            if (!pending.offer(n)) {
+            if (!pending.offer(n, nanos)) {
                 return false;
             }
             depth = pending.depth();
@@ -125,12 +145,12 @@ final class SubscriberBuffer<T extends KubernetesObject> implements Subscription
         return true;
     }
 
-    void offerSynced() {
+    void offerSynced(long nanos) {
         synchronized (pendingLock) {
             if (done) {
                 return;
             }
-            pending.offerSynced();
+            pending.offerSynced(nanos);
         }
         schedule();
     }
@@ -152,6 +172,18 @@ final class SubscriberBuffer<T extends KubernetesObject> implements Subscription
         synchronized (pendingLock) {
             return pending.depth();
         }
+    }
+
+    /**
+     * How long the oldest undelivered notification has waited, in nanoseconds of the informer's clock
+     * given as {@code now}; 0 when nothing is pending.
+     */
+    long oldestPendingAge(long now) {
+        long oldest;
+        synchronized (pendingLock) {
+            oldest = pending.oldestNanos();
+        }
+        return oldest == PendingNotifications.NONE ? 0 : Math.max(0, now - oldest);
     }
 
     /** Whether a notification or the sync marker is still to be handed over. */
@@ -201,11 +233,22 @@ final class SubscriberBuffer<T extends KubernetesObject> implements Subscription
         reschedule();
     }
 
+    /**
+     * Runs the drain task on the scheduler. A scheduler that rejects it (shut down, or saturated) ends
+     * the subscriber with the rejection, signalled from here: no drain task runs (this is the one
+     * scheduling it, with the work-in-progress counter held), so it cannot overlap an {@code onNext}.
+     */
     private void reschedule() {
         try {
             scheduler.schedule(this);
         } catch (RejectedExecutionException e) {
-            // The scheduler was shut down: its owner is stopping everything that runs on it.
+            log.warn("{}: subscriber {} ends: its scheduler rejected its drain task", informerName, name, e);
+            Throwable failure = Operators.onRejectedExecution(e, this, null, null, actual.currentContext());
+            terminate(failure);
+            if (!cancelled) {
+                signalled = true;
+                actual.onError(failure);
+            }
         }
     }
 

@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -183,10 +184,10 @@ final class UserCode {
         }
 
         @Override
-        public Runnable subscriberAdded(String subscriber, IntSupplier bufferDepth) {
+        public Runnable subscriberAdded(String subscriber, IntSupplier bufferDepth, LongSupplier lagNanos) {
             Runnable unobserve;
             try {
-                unobserve = delegate.subscriberAdded(subscriber, bufferDepth);
+                unobserve = delegate.subscriberAdded(subscriber, bufferDepth, lagNanos);
             } catch (Throwable e) {
                 hookFailed("subscriberAdded", e);
                 return () -> { };

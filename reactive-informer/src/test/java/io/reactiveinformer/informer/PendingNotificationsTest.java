@@ -28,9 +28,9 @@ class PendingNotificationsTest {
 
     @Test
     void updatesAfterAnAddStayAnAddOfTheNewestState() {
-        pending.offer(new Notification.Added<>("a/p", pod("1", 1), true));
-        pending.offer(new Notification.Updated<>("a/p", pod("1", 1), pod("2", 2), false));
-        pending.offer(new Notification.Updated<>("a/p", pod("2", 2), pod("3", 3), false));
+        pending.offer(new Notification.Added<>("a/p", pod("1", 1), true), 0);
+        pending.offer(new Notification.Updated<>("a/p", pod("1", 1), pod("2", 2), false), 0);
+        pending.offer(new Notification.Updated<>("a/p", pod("2", 2), pod("3", 3), false), 0);
         assertThat(pending.depth()).isEqualTo(1);
         assertThat(drain()).singleElement().isInstanceOfSatisfying(Notification.Added.class, a -> {
             assertThat(FakePodServer.valueOf((V1Pod) a.object())).isEqualTo("3");
@@ -40,8 +40,8 @@ class PendingNotificationsTest {
 
     @Test
     void updatesMergeFromTheOldestToTheNewestAndAreAResyncOnlyIfAllWere() {
-        pending.offer(new Notification.Updated<>("a/p", pod("1", 1), pod("1", 1), true));
-        pending.offer(new Notification.Updated<>("a/p", pod("1", 1), pod("2", 2), false));
+        pending.offer(new Notification.Updated<>("a/p", pod("1", 1), pod("1", 1), true), 0);
+        pending.offer(new Notification.Updated<>("a/p", pod("1", 1), pod("2", 2), false), 0);
         assertThat(drain()).singleElement().isInstanceOfSatisfying(Notification.Updated.class, u -> {
             assertThat(FakePodServer.valueOf((V1Pod) u.oldObject())).isEqualTo("1");
             assertThat(FakePodServer.valueOf((V1Pod) u.newObject())).isEqualTo("2");
@@ -51,10 +51,10 @@ class PendingNotificationsTest {
 
     @Test
     void aDeletionFollowedByARecreationIsDeliveredAsBoth() {
-        pending.offer(new Notification.Updated<>("a/p", pod("1", 1), pod("2", 2), false));
-        pending.offer(new Notification.Deleted<>("a/p", pod("2", 3), false));
-        pending.offer(new Notification.Added<>("a/p", pod("new", 4), false));
-        pending.offer(new Notification.Updated<>("a/p", pod("new", 4), pod("newer", 5), false));
+        pending.offer(new Notification.Updated<>("a/p", pod("1", 1), pod("2", 2), false), 0);
+        pending.offer(new Notification.Deleted<>("a/p", pod("2", 3), false), 0);
+        pending.offer(new Notification.Added<>("a/p", pod("new", 4), false), 0);
+        pending.offer(new Notification.Updated<>("a/p", pod("new", 4), pod("newer", 5), false), 0);
         assertThat(pending.depth()).isEqualTo(1);
         List<Object> out = drain();
         assertThat(out).hasSize(2);
@@ -65,19 +65,19 @@ class PendingNotificationsTest {
 
     @Test
     void aDeletionAfterARecreationKeepsTheFirstDeletion() {
-        pending.offer(new Notification.Deleted<>("a/p", pod("1", 2), false));
-        pending.offer(new Notification.Added<>("a/p", pod("2", 3), false));
-        pending.offer(new Notification.Deleted<>("a/p", pod("2", 4), false));
+        pending.offer(new Notification.Deleted<>("a/p", pod("1", 2), false), 0);
+        pending.offer(new Notification.Added<>("a/p", pod("2", 3), false), 0);
+        pending.offer(new Notification.Deleted<>("a/p", pod("2", 4), false), 0);
         assertThat(drain()).singleElement().isInstanceOfSatisfying(Notification.Deleted.class,
                 d -> assertThat(FakePodServer.valueOf((V1Pod) d.lastState())).isEqualTo("1"));
     }
 
     @Test
     void theSyncMarkerKeepsItsPlaceBehindEarlierKeys() {
-        pending.offer(new Notification.Added<>("a/x", pod("1", 1), true));
-        pending.offerSynced();
-        pending.offer(new Notification.Added<>("a/y", pod("1", 2), false));
-        pending.offer(new Notification.Updated<>("a/x", pod("1", 1), pod("2", 3), false));
+        pending.offer(new Notification.Added<>("a/x", pod("1", 1), true), 0);
+        pending.offerSynced(0);
+        pending.offer(new Notification.Added<>("a/y", pod("1", 2), false), 0);
+        pending.offer(new Notification.Updated<>("a/x", pod("1", 1), pod("2", 3), false), 0);
         assertThat(pending.depth()).isEqualTo(2);
         List<Object> out = drain();
         assertThat(out).hasSize(3);
@@ -88,12 +88,12 @@ class PendingNotificationsTest {
 
     @Test
     void aKeyPendingAgainAfterDeliveryQueuesBehindTheKeysPendingMeanwhile() {
-        pending.offer(new Notification.Added<>("a/x", pod("1", 1), false));
-        pending.offer(new Notification.Added<>("a/y", pod("1", 2), false));
+        pending.offer(new Notification.Added<>("a/x", pod("1", 1), false), 0);
+        pending.offer(new Notification.Added<>("a/y", pod("1", 2), false), 0);
         assertThat(((Notification<?>) pending.peek()).key()).isEqualTo("a/x");
         pending.remove();
-        pending.offer(new Notification.Updated<>("a/x", pod("1", 1), pod("2", 3), false));
-        pending.offer(new Notification.Added<>("a/z", pod("1", 4), false));
+        pending.offer(new Notification.Updated<>("a/x", pod("1", 1), pod("2", 3), false), 0);
+        pending.offer(new Notification.Added<>("a/z", pod("1", 4), false), 0);
         assertThat(pending.depth()).isEqualTo(3);
         assertThat(drain()).extracting(n -> ((Notification<?>) n).key()).containsExactly("a/y", "a/x", "a/z");
         assertThat(pending.depth()).isZero();
@@ -101,15 +101,15 @@ class PendingNotificationsTest {
 
     @Test
     void theSyncMarkerIsPendingAtMostOnceAndCanBeQueuedAgainOnceDelivered() {
-        pending.offerSynced();
-        pending.offer(new Notification.Added<>("a/x", pod("1", 1), true));
-        pending.offerSynced();
+        pending.offerSynced(0);
+        pending.offer(new Notification.Added<>("a/x", pod("1", 1), true), 0);
+        pending.offerSynced(0);
         assertThat(pending.depth()).isEqualTo(1);
         List<Object> out = drain();
         assertThat(out).hasSize(2);
         assertThat(out.get(0)).isSameAs(PendingNotifications.SYNCED);
         assertThat(out.get(1)).isInstanceOf(Notification.Added.class);
-        pending.offerSynced();
+        pending.offerSynced(0);
         assertThat(pending.peek()).isSameAs(PendingNotifications.SYNCED);
         assertThat(pending.depth()).isZero();
     }
@@ -117,10 +117,10 @@ class PendingNotificationsTest {
     @Test
     void boundedRefusesBeyondItsCapacity() {
         PendingNotifications<V1Pod> bounded = PendingNotifications.of(SubscriberOptions.defaults().bounded(2));
-        assertThat(bounded.offer(new Notification.Added<>("a/1", pod("1", 1), false))).isTrue();
-        bounded.offerSynced();
-        assertThat(bounded.offer(new Notification.Added<>("a/2", pod("1", 2), false))).isTrue();
-        assertThat(bounded.offer(new Notification.Added<>("a/3", pod("1", 3), false))).isFalse();
+        assertThat(bounded.offer(new Notification.Added<>("a/1", pod("1", 1), false), 0)).isTrue();
+        bounded.offerSynced(0);
+        assertThat(bounded.offer(new Notification.Added<>("a/2", pod("1", 2), false), 0)).isTrue();
+        assertThat(bounded.offer(new Notification.Added<>("a/3", pod("1", 3), false), 0)).isFalse();
         assertThat(bounded.depth()).isEqualTo(2);
     }
 }

@@ -100,8 +100,8 @@ class SubscriberBufferReactorContractTest {
         assertThat(buffer.scan(Attr.REQUESTED_FROM_DOWNSTREAM)).isZero();
         assertThat(buffer.scan(Attr.BUFFERED)).isZero();
 
-        buffer.offer(added("a"));
-        buffer.offer(added("b"));
+        buffer.offer(added("a"), 0);
+        buffer.offer(added("b"), 0);
         assertThat(buffer.scan(Attr.BUFFERED)).isEqualTo(2);
 
         subscriber.request(3);
@@ -118,7 +118,7 @@ class SubscriberBufferReactorContractTest {
     void aCancelledBufferScansAsCancelledAndDropsWhatItHeld() {
         TestSubscriber<Notification<V1Pod>> subscriber = TestSubscriber.builder().initialRequest(0).build();
         SubscriberBuffer<V1Pod> buffer = buffer(subscriber);
-        buffer.offer(added("a"));
+        buffer.offer(added("a"), 0);
 
         subscriber.cancel();
 
@@ -132,7 +132,7 @@ class SubscriberBufferReactorContractTest {
     void aNonPositiveRequestEndsTheSubscriberWithIllegalArgumentException() {
         TestSubscriber<Notification<V1Pod>> subscriber = TestSubscriber.builder().initialRequest(0).build();
         SubscriberBuffer<V1Pod> buffer = buffer(subscriber);
-        buffer.offer(added("a"));
+        buffer.offer(added("a"), 0);
 
         // straight to the subscription: TestSubscriber.request drops an invalid amount itself
         buffer.request(-1);
@@ -143,7 +143,7 @@ class SubscriberBufferReactorContractTest {
         assertThat(told).containsExactly("terminated IllegalArgumentException");
         assertThat(buffer.scan(Attr.TERMINATED)).isTrue();
         assertThat(buffer.depth()).isZero();
-        buffer.offer(added("b"));
+        buffer.offer(added("b"), 0);
         assertThat(buffer.depth()).as("an ended buffer ignores offers").isZero();
         assertThat(subscriber.getReceivedOnNext()).isEmpty();
     }
@@ -179,7 +179,7 @@ class SubscriberBufferReactorContractTest {
             RaceTestUtils.race(
                     () -> {
                         for (int n = 0; n < offered.size(); n++) {
-                            buffer.offer(added("n" + n));
+                            buffer.offer(added("n" + n), 0);
                         }
                     },
                     subscriber::cancel);
@@ -192,7 +192,7 @@ class SubscriberBufferReactorContractTest {
             assertThat(buffer.depth()).as("nothing left buffered").isZero();
             assertThat(buffer.scan(Attr.CANCELLED)).isTrue();
 
-            buffer.offer(added("late"));
+            buffer.offer(added("late"), 0);
             assertThat(allReceived(subscriber)).as("nothing after the cancellation returned").isEqualTo(received);
             assertThat(buffer.depth()).isZero();
         }
@@ -207,8 +207,8 @@ class SubscriberBufferReactorContractTest {
             RaceTestUtils.race(
                     () -> subscriber.request(1),
                     () -> {
-                        buffer.offer(added("a"));
-                        buffer.offer(added("b"));
+                        buffer.offer(added("a"), 0);
+                        buffer.offer(added("b"), 0);
                     });
 
             assertThat(allReceived(subscriber)).containsExactly("ns/a");

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import reactor.test.StepVerifier;
@@ -162,7 +163,7 @@ class UserCodeFailureTest {
             }
 
             @Override
-            public Runnable subscriberAdded(String subscriber, IntSupplier bufferDepth) {
+            public Runnable subscriberAdded(String subscriber, IntSupplier bufferDepth, LongSupplier lagNanos) {
                 throw new IllegalStateException("subscriberAdded");
             }
         };

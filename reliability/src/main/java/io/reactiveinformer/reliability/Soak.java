@@ -37,6 +37,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import reactor.core.Disposable;
 import reactor.core.Disposables;
@@ -214,7 +215,7 @@ public final class Soak {
             }
 
             @Override
-            public Runnable subscriberAdded(String subscriber, IntSupplier bufferDepth) {
+            public Runnable subscriberAdded(String subscriber, IntSupplier bufferDepth, LongSupplier lagNanos) {
                 String key = informer + "/" + subscriber + "#" + System.identityHashCode(bufferDepth);
                 buffers.put(key, bufferDepth);
                 return () -> buffers.remove(key);
