@@ -23,10 +23,13 @@ import java.time.Duration;
  *                            returns (relisting cannot fix it)
  * @param userCodeErrors      failures of user code (transform, index function, metrics hook, handler)
  *                            so far; see {@link SharedIndexInformer#userCodeErrors()}
+ * @param stopCause           why it stopped when nobody stopped it: its stream from the server ended, or a
+ *                            scheduler rejected its work (e.g. a disposed delivery scheduler); {@code null}
+ *                            while it runs and after a stop by its owner
  */
 public record InformerHealth(String name, boolean started, boolean synced, boolean stopped, Duration lastSyncAge,
                              int consecutiveFailures, KubernetesClientException lastError, boolean forbidden,
-                             long userCodeErrors) {
+                             long userCodeErrors, Throwable stopCause) {
 
     /**
      * Started, synced, not stopped and not denied access: its cache follows the server (transient

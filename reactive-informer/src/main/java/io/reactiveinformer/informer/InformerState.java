@@ -17,8 +17,10 @@ import reactor.core.scheduler.Scheduler;
  * <p><b>Threading.</b> Every field a reader looks at is volatile or atomic, so readers take no lock and
  * never wait for the apply loop or the reflector. Writers (the reflector's thread, the apply loop, user
  * threads that start or stop) publish each change, then emit a snapshot under {@code emitLock}, which
- * only serializes emissions into the two replaying sinks (Reactor sinks need serialized callers); it is
- * never held while anything else runs.
+ * only serializes emissions into the two replaying sinks (Reactor sinks need serialized callers). No
+ * subscriber runs there: each subscriber of {@link #healthChanges()}, {@link #hasSynced()} and
+ * {@link #syncFailure()} has its own hand-off to the delivery scheduler, so the lock is held for an
+ * enqueue per subscriber, and a slow or blocking observer delays only itself.
  */
 final class InformerState implements InformerMetrics.Gauges {
 
@@ -31,6 +33,7 @@ final class InformerState implements InformerMetrics.Gauges {
 
     private final String name;
     private final Scheduler clock;
+    private final Scheduler delivery;
     private final int syncFailureThreshold;
 
     private final AtomicInteger lifecycle = new AtomicInteger(NEW);
@@ -39,15 +42,21 @@ final class InformerState implements InformerMetrics.Gauges {
     private volatile long lastSyncMillis = -1;
     private volatile int consecutiveFailures;
     private volatile KubernetesClientException lastError;
+    private volatile Throwable stopCause;
     private final LongAdder userCodeErrors = new LongAdder();
 
     private final Object emitLock = new Object();
     private final Sinks.Many<SyncStatus> sync = Sinks.many().replay().latest();
     private final Sinks.Many<InformerHealth> health = Sinks.many().replay().latest();
 
-    InformerState(String name, Scheduler clock, int syncFailureThreshold) {
+    /**
+     * @param clock    the informer's clock
+     * @param delivery runs the subscribers of the health and sync streams
+     */
+    InformerState(String name, Scheduler clock, Scheduler delivery, int syncFailureThreshold) {
         this.name = name;
         this.clock = clock;
+        this.delivery = delivery;
         this.syncFailureThreshold = syncFailureThreshold;
         emit(new SyncStatus(false, null));
         emitHealth();
@@ -76,6 +85,7 @@ final class InformerState implements InformerMetrics.Gauges {
         if (cause instanceof KubernetesClientException error) {
             lastError = error;
         }
+        stopCause = cause;
         if (!synced) {
             emit(new SyncStatus(false, cause == null
                     ? new InformerSyncException(name, "stopped before it synced")
@@ -114,11 +124,13 @@ final class InformerState implements InformerMetrics.Gauges {
         return sync.asFlux()
                 .filter(s -> s.synced || s.failure != null)
                 .next()
-                .flatMap(s -> s.synced ? Mono.<Void>empty() : Mono.<Void>error(s.failure));
+                .flatMap(s -> s.synced ? Mono.<Void>empty() : Mono.<Void>error(s.failure))
+                .publishOn(delivery);
     }
 
     Mono<Void> syncFailure() {
-        return sync.asFlux().filter(s -> s.failure != null).next().flatMap(s -> Mono.error(s.failure));
+        return sync.asFlux().filter(s -> s.failure != null).next().<Void>flatMap(s -> Mono.error(s.failure))
+                .publishOn(delivery);
     }
 
     // ---- what the reflector reports
@@ -161,11 +173,12 @@ final class InformerState implements InformerMetrics.Gauges {
         int failures = consecutiveFailures;
         KubernetesClientException error = lastError;
         return new InformerHealth(name, wasStarted, synced, isStopped(), age, failures, error,
-                failures > 0 && InformerHealth.isForbidden(error), userCodeErrors.sum());
+                failures > 0 && InformerHealth.isForbidden(error), userCodeErrors.sum(), stopCause);
     }
 
+    /** The latest snapshot, then each change; a subscriber that falls behind skips to the latest. */
     Flux<InformerHealth> healthChanges() {
-        return health.asFlux();
+        return health.asFlux().onBackpressureLatest().publishOn(delivery, 1);
     }
 
     private void emitHealth() {

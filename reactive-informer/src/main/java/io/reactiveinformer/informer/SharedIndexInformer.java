@@ -112,8 +112,8 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         this.name = builder.name != null ? builder.name : spec.displayName();
         Scheduler scheduler = builder.scheduler;
         Scheduler deliveryScheduler = builder.deliveryScheduler();
-        this.state = new InformerState(name, scheduler, builder.syncFailureThreshold);
-        this.userCode = new UserCode(name, state);
+        this.state = new InformerState(name, scheduler, deliveryScheduler, builder.syncFailureThreshold);
+        this.userCode = new UserCode(name, state, deliveryScheduler);
         this.indexer = new ConcurrentIndexer<>(builder.indexers, userCode.indexFailures());
         this.lister = new Lister<>(indexer);
         LongSupplier clock = () -> scheduler.now(TimeUnit.NANOSECONDS);

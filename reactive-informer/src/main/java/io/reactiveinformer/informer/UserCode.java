@@ -15,8 +15,10 @@ import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Exceptions;
+import reactor.core.publisher.BufferOverflowStrategy;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Scheduler;
 
 /**
  * Where one informer calls user code (transform, index functions, metrics hooks; handlers report here
@@ -33,23 +35,36 @@ final class UserCode {
     private static final Logger log = LoggerFactory.getLogger(SharedIndexInformer.class);
     /** Keys logged at error level; past this many, failures of new keys are logged at debug only. */
     private static final int LOGGED_KEYS_LIMIT = 10_000;
+    /** Failures one {@link #errors()} subscriber may have pending before it loses the oldest. */
+    static final int OBSERVER_BUFFER = 1024;
 
     private final String informer;
     private final InformerState state;
     private final Set<String> logged = ConcurrentHashMap.newKeySet();
+    /** Serializes emissions into {@code errors}; held only while each subscriber's buffer takes the error. */
     private final Object emitLock = new Object();
     private final Sinks.Many<UserCodeError> errors = Sinks.many().multicast().directBestEffort();
+    private final Scheduler delivery;
     /** The informer's metrics once registered (registration itself may fail, and is reported here). */
     private volatile InformerMetrics metrics = NoopInformerMetrics.INSTANCE;
 
-    UserCode(String informer, InformerState state) {
+    /** @param delivery runs the subscribers of {@link #errors()} */
+    UserCode(String informer, InformerState state, Scheduler delivery) {
+        this.delivery = delivery;
         this.informer = informer;
         this.state = state;
     }
 
-    /** Failures as they happen, to the subscribers present then; slow subscribers miss some (they are counted and logged). */
+    /**
+     * Failures as they happen, to the subscribers present then, each subscriber from its own buffer of
+     * {@value #OBSERVER_BUFFER} drained on the delivery scheduler: the thread that noticed a failure (the
+     * apply loop, a network event loop) only enqueues it, and a slow subscriber loses its oldest
+     * failures past that many (they are counted and logged), never delaying the informer.
+     */
     Flux<UserCodeError> errors() {
-        return errors.asFlux();
+        return errors.asFlux()
+                .onBackpressureBuffer(OBSERVER_BUFFER, dropped -> { }, BufferOverflowStrategy.DROP_OLDEST)
+                .publishOn(delivery);
     }
 
     void failed(UserCodeError.Stage stage, String key, String detail, Throwable error) {
