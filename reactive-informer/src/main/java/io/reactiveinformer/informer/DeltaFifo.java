@@ -288,7 +288,7 @@ final class DeltaFifo<T extends KubernetesObject> {
             cancelled = true;
             if (a != null && !done) {
                 done = true;
-                a.onError(Operators.onRejectedExecution(e, subscription, null, null, a.currentContext()));
+                a.onError(Operators.onRejectedExecution(e, null, null, null, a.currentContext()));
             }
         }
     }

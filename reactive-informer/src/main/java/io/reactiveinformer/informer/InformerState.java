@@ -19,7 +19,7 @@ import reactor.core.scheduler.Scheduler;
  * threads that start or stop) publish each change, then emit a snapshot under {@code emitLock}, which
  * only serializes emissions into the two replaying sinks (Reactor sinks need serialized callers). No
  * subscriber runs there: each subscriber of {@link #healthChanges()}, {@link #hasSynced()} and
- * {@link #syncFailure()} has its own hand-off to the delivery scheduler, so the lock is held for an
+ * {@link #syncFailure()} has its own hand-off to the observers scheduler, so the lock is held for an
  * enqueue per subscriber, and a slow or blocking observer delays only itself.
  */
 final class InformerState implements InformerMetrics.Gauges {
@@ -33,7 +33,7 @@ final class InformerState implements InformerMetrics.Gauges {
 
     private final String name;
     private final Scheduler clock;
-    private final Scheduler delivery;
+    private final Scheduler observers;
     private final int syncFailureThreshold;
 
     private final AtomicInteger lifecycle = new AtomicInteger(NEW);
@@ -51,12 +51,12 @@ final class InformerState implements InformerMetrics.Gauges {
 
     /**
      * @param clock    the informer's clock
-     * @param delivery runs the subscribers of the health and sync streams
+     * @param observers runs the subscribers of the health and sync streams
      */
-    InformerState(String name, Scheduler clock, Scheduler delivery, int syncFailureThreshold) {
+    InformerState(String name, Scheduler clock, Scheduler observers, int syncFailureThreshold) {
         this.name = name;
         this.clock = clock;
-        this.delivery = delivery;
+        this.observers = observers;
         this.syncFailureThreshold = syncFailureThreshold;
         emit(new SyncStatus(false, null));
         emitHealth();
@@ -125,12 +125,12 @@ final class InformerState implements InformerMetrics.Gauges {
                 .filter(s -> s.synced || s.failure != null)
                 .next()
                 .flatMap(s -> s.synced ? Mono.<Void>empty() : Mono.<Void>error(s.failure))
-                .publishOn(delivery);
+                .publishOn(observers);
     }
 
     Mono<Void> syncFailure() {
         return sync.asFlux().filter(s -> s.failure != null).next().<Void>flatMap(s -> Mono.error(s.failure))
-                .publishOn(delivery);
+                .publishOn(observers);
     }
 
     // ---- what the reflector reports
@@ -178,7 +178,7 @@ final class InformerState implements InformerMetrics.Gauges {
 
     /** The latest snapshot, then each change; a subscriber that falls behind skips to the latest. */
     Flux<InformerHealth> healthChanges() {
-        return health.asFlux().onBackpressureLatest().publishOn(delivery, 1);
+        return health.asFlux().onBackpressureLatest().publishOn(observers, 1);
     }
 
     private void emitHealth() {

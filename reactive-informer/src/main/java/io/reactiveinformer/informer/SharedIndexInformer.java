@@ -112,8 +112,9 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         this.name = builder.name != null ? builder.name : spec.displayName();
         Scheduler scheduler = builder.scheduler;
         Scheduler deliveryScheduler = builder.deliveryScheduler();
-        this.state = new InformerState(name, scheduler, deliveryScheduler, builder.syncFailureThreshold);
-        this.userCode = new UserCode(name, state, deliveryScheduler);
+        Scheduler observers = builder.observerScheduler();
+        this.state = new InformerState(name, scheduler, observers, builder.syncFailureThreshold);
+        this.userCode = new UserCode(name, state, observers);
         this.indexer = new ConcurrentIndexer<>(builder.indexers, userCode.indexFailures());
         this.lister = new Lister<>(indexer);
         LongSupplier clock = () -> scheduler.now(TimeUnit.NANOSECONDS);
@@ -339,6 +340,7 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         private boolean schedulerSet;
         private Scheduler deliveryScheduler;
         private Scheduler blockingScheduler = Schedulers.boundedElastic();
+        private boolean blockingSchedulerSet;
         private Duration resyncPeriod = Duration.ZERO;
         private Map<String, IndexFunction<T>> indexers = Map.of();
         private int syncFailureThreshold = 3;
@@ -387,6 +389,7 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
          */
         public Builder<T> blockingScheduler(Scheduler blockingScheduler) {
             this.blockingScheduler = Objects.requireNonNull(blockingScheduler, "blockingScheduler");
+            this.blockingSchedulerSet = true;
             return this;
         }
 
@@ -427,6 +430,16 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         public Builder<T> metrics(InformerMetrics.Provider metrics) {
             this.metrics = Objects.requireNonNull(metrics, "metrics");
             return this;
+        }
+
+        /**
+         * Runs the observers of the informer's own streams ({@link #healthChanges()},
+         * {@link #userCodeErrors()}, {@link #hasSynced()}): the blocking scheduler, as such observers
+         * commonly log, call out or block, and one that does must delay neither the informer nor its
+         * handlers; the clock when only that was set (a virtual-time test sees them in virtual time).
+         */
+        Scheduler observerScheduler() {
+            return blockingSchedulerSet || !schedulerSet ? blockingScheduler : scheduler;
         }
 
         Scheduler deliveryScheduler() {

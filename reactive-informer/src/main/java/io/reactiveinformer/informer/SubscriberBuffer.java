@@ -243,9 +243,11 @@ final class SubscriberBuffer<T extends KubernetesObject> implements Subscription
             scheduler.schedule(this);
         } catch (RejectedExecutionException e) {
             log.warn("{}: subscriber {} ends: its scheduler rejected its drain task", informerName, name, e);
-            Throwable failure = Operators.onRejectedExecution(e, this, null, null, actual.currentContext());
+            // No subscription is handed over: Reactor's hook would cancel it, and the subscriber must hear why.
+            Throwable failure = Operators.onRejectedExecution(e, null, null, null, actual.currentContext());
+            boolean wasCancelled = cancelled;
             terminate(failure);
-            if (!cancelled) {
+            if (!wasCancelled) {
                 signalled = true;
                 actual.onError(failure);
             }

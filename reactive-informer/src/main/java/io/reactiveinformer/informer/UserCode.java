@@ -44,27 +44,27 @@ final class UserCode {
     /** Serializes emissions into {@code errors}; held only while each subscriber's buffer takes the error. */
     private final Object emitLock = new Object();
     private final Sinks.Many<UserCodeError> errors = Sinks.many().multicast().directBestEffort();
-    private final Scheduler delivery;
+    private final Scheduler observers;
     /** The informer's metrics once registered (registration itself may fail, and is reported here). */
     private volatile InformerMetrics metrics = NoopInformerMetrics.INSTANCE;
 
-    /** @param delivery runs the subscribers of {@link #errors()} */
-    UserCode(String informer, InformerState state, Scheduler delivery) {
-        this.delivery = delivery;
+    /** @param observers runs the subscribers of {@link #errors()} */
+    UserCode(String informer, InformerState state, Scheduler observers) {
+        this.observers = observers;
         this.informer = informer;
         this.state = state;
     }
 
     /**
      * Failures as they happen, to the subscribers present then, each subscriber from its own buffer of
-     * {@value #OBSERVER_BUFFER} drained on the delivery scheduler: the thread that noticed a failure (the
+     * {@value #OBSERVER_BUFFER} drained on the observers scheduler: the thread that noticed a failure (the
      * apply loop, a network event loop) only enqueues it, and a slow subscriber loses its oldest
      * failures past that many (they are counted and logged), never delaying the informer.
      */
     Flux<UserCodeError> errors() {
         return errors.asFlux()
                 .onBackpressureBuffer(OBSERVER_BUFFER, dropped -> { }, BufferOverflowStrategy.DROP_OLDEST)
-                .publishOn(delivery);
+                .publishOn(observers);
     }
 
     void failed(UserCodeError.Stage stage, String key, String detail, Throwable error) {
