@@ -67,6 +67,12 @@ class ReactiveInformerAutoConfigurationTest {
                         assertThat(view.name()).isEqualTo("V1ConfigMap");
                         assertThat(view.synced()).isTrue();
                         assertThat(view.healthy()).isTrue();
+                        assertThat(view.stopCause()).isNull();
+                        assertThat(view.handlers()).as("the controller's handler").isEqualTo(1);
+                        assertThat(view.subscribers()).allSatisfy(s -> {
+                            assertThat(s.name()).isEqualTo("hung");
+                            assertThat(s.lagSeconds()).isNotNegative();
+                        });
                     });
         });
     }

@@ -263,4 +263,74 @@ public final class ConcurrentIndexer<T extends KubernetesObject> implements Inde
         }
         return values;
     }
+
+    /**
+     * This cache as an {@link Indexer} that cannot be cast back to its writer: what an informer hands
+     * out, so that only its apply loop writes the cache.
+     */
+    public Indexer<T> readOnlyView() {
+        return view;
+    }
+
+    private final Indexer<T> view = new Indexer<>() {
+        @Override
+        public Optional<T> getByKey(String key) {
+            return ConcurrentIndexer.this.getByKey(key);
+        }
+
+        @Override
+        public boolean containsKey(String key) {
+            return ConcurrentIndexer.this.containsKey(key);
+        }
+
+        @Override
+        public List<T> list() {
+            return ConcurrentIndexer.this.list();
+        }
+
+        @Override
+        public List<String> listKeys() {
+            return ConcurrentIndexer.this.listKeys();
+        }
+
+        @Override
+        public int size() {
+            return ConcurrentIndexer.this.size();
+        }
+
+        @Override
+        public List<T> byIndex(String indexName, String value) {
+            return ConcurrentIndexer.this.byIndex(indexName, value);
+        }
+
+        @Override
+        public List<String> indexKeys(String indexName, String value) {
+            return ConcurrentIndexer.this.indexKeys(indexName, value);
+        }
+
+        @Override
+        public List<T> index(String indexName, T object) {
+            return ConcurrentIndexer.this.index(indexName, object);
+        }
+
+        @Override
+        public List<String> indexValues(String indexName) {
+            return ConcurrentIndexer.this.indexValues(indexName);
+        }
+
+        @Override
+        public List<String> indexNames() {
+            return ConcurrentIndexer.this.indexNames();
+        }
+
+        @Override
+        public void addIndexers(Map<String, IndexFunction<T>> indexers) {
+            ConcurrentIndexer.this.addIndexers(indexers);
+        }
+
+        @Override
+        public String toString() {
+            return "Indexer[read-only, " + size() + " objects]";
+        }
+    };
 }

@@ -9,6 +9,8 @@ import io.reactiveinformer.watch.ListerWatcher;
 import io.reactiveinformer.watch.Reflector;
 import io.reactiveinformer.watch.ReflectorOptions;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -268,7 +270,7 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
 
     /** The cache, read-only; see {@link Indexer} for its consistency. Indices can be added at any time. */
     public Indexer<T> indexer() {
-        return indexer;
+        return indexer.readOnlyView();
     }
 
     /** Typed queries over the cache. */
@@ -314,6 +316,20 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
      */
     public int handlerCount() {
         return processor.size();
+    }
+
+    /**
+     * The handlers receiving notifications now, in the order they joined (not those still joining): each
+     * with its {@link HandlerRegistration#bufferDepth() buffer depth} and {@link HandlerRegistration#lag() lag},
+     * so that a service can show which subscriber falls behind or was leaked.
+     */
+    public List<HandlerRegistration<T>> handlers() {
+        Handler<T>[] current = processor.handlers();
+        List<HandlerRegistration<T>> registrations = new ArrayList<>(current.length);
+        for (Handler<T> handler : current) {
+            registrations.add(handler.registration());
+        }
+        return registrations;
     }
 
     private final class Lifecycle implements Disposable {

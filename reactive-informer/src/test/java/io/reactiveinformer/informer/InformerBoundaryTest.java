@@ -133,7 +133,7 @@ class InformerBoundaryTest {
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
             });
             Recorder fast = new Recorder();
-            informer.notifications().subscribe(fast);
+            informer.notifications(SubscriberOptions.defaults().unbounded()).subscribe(fast);
 
             running = informer.start();
             // Inline observers would need 2,000 × 50 ms for the errors alone.
