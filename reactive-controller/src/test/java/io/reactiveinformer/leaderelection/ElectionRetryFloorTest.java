@@ -10,6 +10,7 @@ import io.reactiveinformer.api.TransportException;
 import java.net.ConnectException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -20,15 +21,17 @@ import reactor.core.Disposable;
 import reactor.test.scheduler.VirtualTimeScheduler;
 
 /**
- * The floor under a candidate's retries, in virtual time (default timings: lease 15 s, retry 2 s). The holder
+ * The floor under the elections' retries, in virtual time (default timings: lease 15 s, retry 2 s). The holder
  * "gone" stopped renewing at 0 s, so its Lease runs out at 15 s by the candidate's clock; from then on every
  * try fails (its writes, or from 10 s every request), and each must wait at least a retry period (or the
  * server's Retry-After) after the one before: the wait derived from the holder's expiry alone is zero by
  * then, which made a standby spin (504 tries at 15 s in virtual time, where the store stopped answering).
  */
-class LeaderRetryFloorTest {
+class ElectionRetryFloorTest {
 
     private static final String LEASE = "my-controller";
+    private static final String GROUP = "reconcilers";
+    private static final int SHARDS = 4;
     private static final long EXPIRY = 15_000;
     private static final long RETRY = 2_000;
 
@@ -106,6 +109,35 @@ class LeaderRetryFloorTest {
 
     static Stream<Arguments> retryAfters() {
         return Stream.of(Arguments.of(5L, 5_000L), Arguments.of(3_600L, EXPIRY));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("failures")
+    void aShardReplicasFailedTicksWaitAtLeastARetryPeriod(String name, boolean all, Function<String, Throwable> failure) {
+        for (int i = 0; i < SHARDS; i++) {
+            leases.put(new V1Lease().metadata(new V1ObjectMeta().name(GROUP + "-shard-" + i)
+                            .labels(Map.of(ShardElector.GROUP_LABEL, GROUP)))
+                    .spec(new V1LeaseSpec().holderIdentity("gone").leaseDurationSeconds(15)));
+        }
+        if (!all) {
+            store.failWrites = failure;
+        }
+        campaign = ShardElector.builder(store, GROUP, "b").shards(SHARDS).scheduler(clock).build().run().subscribe();
+        clock.advanceTimeBy(Duration.ofSeconds(10));
+        if (all) {
+            store.failAll = failure;
+        }
+        clock.advanceTimeBy(Duration.ofSeconds(50));
+
+        List<Long> ticks = store.times("LIST");
+        assertThat(ticks).as("ticks in 60 s: at most one per retry period, plus the one at the shards' expiry")
+                .hasSizeLessThanOrEqualTo((int) (60_000 / RETRY) + 2);
+        long failingFrom = all ? 10_000 : 0;
+        assertGapsFrom(failingFrom, ticks, RETRY);
+        assertThat(ticks.stream().filter(t -> t > failingFrom).count())
+                .as("it keeps trying: at most 2.2 retry periods apart")
+                .isGreaterThanOrEqualTo((60_000 - failingFrom) / (RETRY * 22 / 10) - 1);
+        assertThat(leases.holder(GROUP + "-shard-0")).isEqualTo("gone");
     }
 
     /** "gone" holds the Lease (15 s) and never renews: by the candidate's clock it runs out at 15 s. */
