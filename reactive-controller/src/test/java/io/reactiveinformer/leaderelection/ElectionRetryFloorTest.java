@@ -69,27 +69,13 @@ class ElectionRetryFloorTest {
     void afterTheHoldersExpiryEveryFailedTryWaitsAtLeastARetryPeriod(String name, boolean all,
                                                                       Function<String, Throwable> failure) {
         holderStoppedRenewing();
-        if (!all) {
-            store.failWrites = failure;
-        }
-        start();
-        clock.advanceTimeBy(Duration.ofSeconds(10));
-        if (all) {
-            store.failAll = failure;
-        }
-        clock.advanceTimeBy(Duration.ofSeconds(50));
+        runFailingForAMinute(all, failure, this::start);
 
         List<Long> tries = store.times("GET");
-        assertThat(tries).as("tries in 60 s: at most one per retry period, plus the one at the expiry")
-                .hasSizeLessThanOrEqualTo((int) (60_000 / RETRY) + 2);
         if (!all) {
             assertThat(tries).as("one try right at the holder's expiry").contains(EXPIRY);
         }
-        long failingFrom = all ? 10_000 : EXPIRY;
-        assertGapsFrom(failingFrom, tries, RETRY);
-        assertThat(tries.stream().filter(t -> t > failingFrom).count())
-                .as("it keeps trying: at most 2.2 retry periods apart")
-                .isGreaterThanOrEqualTo((60_000 - failingFrom) / (RETRY * 22 / 10) - 1);
+        assertFlooredFrom(all ? 10_000 : EXPIRY, tries);
         assertThat(leases.holder(LEASE)).isEqualTo("gone");
     }
 
@@ -119,24 +105,10 @@ class ElectionRetryFloorTest {
                             .labels(Map.of(ShardElector.GROUP_LABEL, GROUP)))
                     .spec(new V1LeaseSpec().holderIdentity("gone").leaseDurationSeconds(15)));
         }
-        if (!all) {
-            store.failWrites = failure;
-        }
-        campaign = ShardElector.builder(store, GROUP, "b").shards(SHARDS).scheduler(clock).build().run().subscribe();
-        clock.advanceTimeBy(Duration.ofSeconds(10));
-        if (all) {
-            store.failAll = failure;
-        }
-        clock.advanceTimeBy(Duration.ofSeconds(50));
+        runFailingForAMinute(all, failure, () -> campaign =
+                ShardElector.builder(store, GROUP, "b").shards(SHARDS).scheduler(clock).build().run().subscribe());
 
-        List<Long> ticks = store.times("LIST");
-        assertThat(ticks).as("ticks in 60 s: at most one per retry period, plus the one at the shards' expiry")
-                .hasSizeLessThanOrEqualTo((int) (60_000 / RETRY) + 2);
-        long failingFrom = all ? 10_000 : 0;
-        assertGapsFrom(failingFrom, ticks, RETRY);
-        assertThat(ticks.stream().filter(t -> t > failingFrom).count())
-                .as("it keeps trying: at most 2.2 retry periods apart")
-                .isGreaterThanOrEqualTo((60_000 - failingFrom) / (RETRY * 22 / 10) - 1);
+        assertFlooredFrom(all ? 10_000 : 0, store.times("LIST"));
         assertThat(leases.holder(GROUP + "-shard-0")).isEqualTo("gone");
     }
 
@@ -148,6 +120,32 @@ class ElectionRetryFloorTest {
 
     private void start() {
         campaign = LeaderElector.builder(store, LEASE, "b").scheduler(clock).build().run().subscribe();
+    }
+
+    /** Starts the campaign and runs a minute: writes fail from the start, or ({@code all}) everything from 10 s. */
+    private void runFailingForAMinute(boolean all, Function<String, Throwable> failure, Runnable start) {
+        if (!all) {
+            store.failWrites = failure;
+        }
+        start.run();
+        clock.advanceTimeBy(Duration.ofSeconds(10));
+        if (all) {
+            store.failAll = failure;
+        }
+        clock.advanceTimeBy(Duration.ofSeconds(50));
+    }
+
+    /**
+     * The tries of a minute: at most one per retry period (plus one at an expiry); from {@code failingFrom} on,
+     * each a retry period or more after the one before, and at most 2.2 retry periods (it keeps trying).
+     */
+    private static void assertFlooredFrom(long failingFrom, List<Long> tries) {
+        assertThat(tries).as("tries in 60 s: at most one per retry period, plus the one at an expiry")
+                .hasSizeLessThanOrEqualTo((int) (60_000 / RETRY) + 2);
+        assertGapsFrom(failingFrom, tries, RETRY);
+        assertThat(tries.stream().filter(t -> t > failingFrom).count())
+                .as("it keeps trying: at most 2.2 retry periods apart")
+                .isGreaterThanOrEqualTo((60_000 - failingFrom) / (RETRY * 22 / 10) - 1);
     }
 
     /** Each try made at or after {@code fromMillis} is followed by the next no sooner than {@code floor}. */
