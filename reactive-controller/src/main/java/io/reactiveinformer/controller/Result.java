@@ -25,7 +25,8 @@ public sealed interface Result {
     /**
      * Done for now, look again later: the failure history is forgotten and the request requeued after
      * {@code delay} on the controller's scheduler (controller-runtime's {@code RequeueAfter}). Zero or
-     * negative requeues at once.
+     * negative (a moment computed to be due already) is {@link #requeue()}, through the rate limiter: a
+     * reconciler returning it every time would otherwise reconcile in a loop without a pause.
      */
     static Result requeueAfter(Duration delay) {
         return new RequeueAfter(delay);

@@ -13,7 +13,8 @@ import reactor.core.scheduler.Scheduler;
 /**
  * One subscription of {@link LeaderElector#run()}: tries to acquire the Lease every (jittered) retry
  * period, renews it every retry period while holding it, and ends the term when a renewal has not
- * succeeded by the renew deadline or someone else holds the Lease; then campaigns again.
+ * succeeded by the renew deadline or someone else holds the Lease; then campaigns again. A failed request
+ * is retried no sooner than a retry period later, however it failed (see {@link #afterFailure}).
  *
  * <p>Every step runs as a task of one worker of the scheduler, so the state needs no lock and events
  * leave in order; API answers arrive on other threads and are handed back to the worker.
@@ -111,21 +112,40 @@ final class LeaderCampaign implements Campaign {
         }
         log.warn("{}: {} of {} failed: {}", identity, term != null ? "renewing" : "acquiring", lock.name(),
                 error.toString());
-        next(term != null ? timings.retryPeriod().toMillis() : untilNextTry());
+        next(afterFailure(error));
     }
 
     /**
-     * While someone else holds the Lease, one retry period, or less when its lease runs out sooner by our
-     * clock: so a vacant Lease is taken over at most a retry period after the holder's last renewal plus a
-     * lease duration. Otherwise (no holder, or unknown) a jittered retry period (client-go's factor 1.2), so
-     * that candidates racing for a free Lease spread out.
+     * The wait after a failed request (refused connection, 403, 429, 500, timeout: anything but a Conflict,
+     * which {@link LeaseLock} turns into a plain "not acquired"). Never shorter than a retry period, whatever
+     * the holder's expiry: a failure can return in microseconds, and a wait taken from an expiry that has
+     * passed is zero, so without this floor a standby loops as fast as its requests fail (thousands of tries
+     * a second while the API server is down). A holder renews every retry period, as client-go does, without
+     * jitter: it is alone on its Lease, and jitter would spend tries its renew deadline leaves it. A candidate
+     * waits a jittered retry period ({@link RetryDelays}). Either waits for the server's {@code Retry-After}
+     * when it is longer.
+     */
+    private long afterFailure(Throwable error) {
+        long floor = term != null ? timings.retryPeriod().toMillis() : RetryDelays.jittered(timings, random);
+        return RetryDelays.afterFailure(error, floor, timings);
+    }
+
+    /**
+     * After a try that went through but did not acquire the Lease. While someone else holds it, one retry
+     * period, or less when its lease runs out sooner by our clock: so a vacant Lease is taken over at most a
+     * retry period after the holder's last renewal plus a lease duration. Once that expiry has passed (this
+     * try was the one at the expiry, and lost a race for the Lease) the expiry says nothing about when to try
+     * next, and a wait taken from it would be zero: then, as with no holder, a jittered retry period
+     * (client-go's factor 1.2), so that candidates racing for a free Lease spread out.
      */
     private long untilNextTry() {
-        long retry = timings.retryPeriod().toMillis();
         if (!lock.holder().isEmpty() && !lock.heldByMe()) {
-            return Math.max(0, Math.min(retry, lock.expiresAt() - now()));
+            long untilExpiry = lock.expiresAt() - now();
+            if (untilExpiry > 0) {
+                return Math.min(timings.retryPeriod().toMillis(), untilExpiry);
+            }
         }
-        return retry + (long) (random.nextDouble() * 1.2 * retry);
+        return RetryDelays.jittered(timings, random);
     }
 
     private void next(long delayMillis) {

@@ -27,7 +27,9 @@ import reactor.core.scheduler.Schedulers;
  * may take over. While another candidate holds the Lease, candidates read it every retry period and at
  * the moment its lease runs out by their clock, so they take over at most a lease duration plus a retry
  * period after the holder's last renewal; a free Lease is retried with jitter (up to 1.2 retry periods
- * more).
+ * more). A request that fails (the API server down or refusing: connection refused, 403, 429, 5xx) is
+ * tried again no sooner than a retry period later (a candidate's wait jittered as above), or after the
+ * server's {@code Retry-After} (up to a lease duration) when that is longer: never in a tight loop.
  *
  * <h2>Use</h2>
  * {@link #run()} campaigns while subscribed and reports {@link LeadershipEvent}s; after losing the Lease it

@@ -6,8 +6,10 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.random.RandomGenerator;
 import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,6 +54,8 @@ final class ShardCampaign implements Campaign {
     private final List<Integer> preference;
     private final Map<String, LeaseLock> others = new HashMap<>();
     private final Disposable.Swap pending = Disposables.swap();
+    /** Jitters the retries of a replica holding no shard; used on the worker only. */
+    private final RandomGenerator random = new SplittableRandom();
     private volatile boolean stopped;
 
     ShardCampaign(ShardElector elector, LeaseStore store, ElectionTimings timings, Scheduler scheduler,
@@ -210,10 +214,30 @@ final class ShardCampaign implements Campaign {
         }
         log.warn("{}: {} the shard Leases of {} failed: {}", elector.identity(), what, elector.group(),
                 error.toString());
-        next();
+        pending.update(worker.schedule(this::tick, afterFailure(error), TimeUnit.MILLISECONDS));
     }
 
-    /** In a retry period, or sooner when a Lease seen held by someone else runs out by our clock. */
+    /**
+     * The wait after a failed list or membership write: never shorter than a retry period, and not shortened
+     * by a Lease running out meanwhile (what this replica saw of the Leases is no newer than before the
+     * failure). While it holds shards, a plain retry period, as a leader renews; holding none, a jittered one
+     * ({@link RetryDelays}), so that replicas cut off together come back spread out. At least the server's
+     * {@code Retry-After}, when it sent a longer one.
+     */
+    private long afterFailure(Throwable error) {
+        boolean holding = false;
+        for (int i = 0; i < terms.length() && !holding; i++) {
+            holding = terms.get(i) != null;
+        }
+        long floor = holding ? timings.retryPeriod().toMillis() : RetryDelays.jittered(timings, random);
+        return RetryDelays.afterFailure(error, floor, timings);
+    }
+
+    /**
+     * After a tick that went through: in a retry period, or sooner when a Lease seen held by someone else runs
+     * out by our clock. Only an expiry still ahead counts, so each one wakes a tick at most once: the floor
+     * stays a retry period however the writes of that tick fail.
+     */
     private void next() {
         long now = now();
         long wake = now + timings.retryPeriod().toMillis();

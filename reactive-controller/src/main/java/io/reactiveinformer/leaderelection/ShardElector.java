@@ -40,7 +40,11 @@ import reactor.core.scheduler.Schedulers;
  *       as any replica is live, every shard is held by someone, since the fair shares add up to at least
  *       the number of shards.</li>
  * </ul>
- * Sharding splits the work, not the watch: every replica's informers still cache every object.
+ * A tick whose list or membership write fails (the API server down or refusing) is tried again no sooner
+ * than a retry period later (jittered up to 1.2 retry periods more while the replica holds no shard), or
+ * after the server's {@code Retry-After} (up to a lease duration) when that is longer.
+ *
+ * <p>Sharding splits the work, not the watch: every replica's informers still cache every object.
  *
  * <p><b>Threading:</b> as {@link LeaderElector}; events are {@link LeadershipEvent.Acquired} and
  * {@link LeadershipEvent.Lost} with the shard in {@link LeaseTerm#shard()}.

@@ -33,7 +33,7 @@ final class FailurePolicy {
         NONE,
         /** The backoff's initial delay, jittered, whatever earlier failures made of it: the server asked for it. */
         INITIAL,
-        /** The server's Retry-After (see {@link #retryAfter}), else the next backoff: the server is unwell. */
+        /** The next backoff, or the server's Retry-After (see {@link #retryAfter}) if longer: the server is unwell. */
         RETRY
     }
 

@@ -22,9 +22,10 @@ import reactor.core.scheduler.Schedulers;
  *       429, 5xx, transport failures and an idle watch to a re-watch from the last resourceVersion;
  *       401, 403, 404 and other refusals to a relist.</li>
  *   <li>Every failure is reported as a {@link ReflectorEvent.Failed} and retried after the {@link Backoff}
- *       delay, or after the server's {@code Retry-After} (at most {@link Backoff#cap()}) when it sent one.
- *       The one exception: a list whose resourceVersion the server no longer has is retried at once at
- *       {@code ""}.</li>
+ *       delay, or after the server's {@code Retry-After} (at most {@link Backoff#cap()}) when it sent a
+ *       longer one: a {@code Retry-After} of 0 (or an HTTP date in the past, by a server whose clock is
+ *       behind) never makes the retry immediate. The one exception: a list whose resourceVersion the server
+ *       no longer has is retried at once at {@code ""}, once.</li>
  *   <li>A relist asks for {@code "0"} (any cached state) the first time, then for the last synced
  *       resourceVersion, and for {@code ""} (a consistent read) after the server said that version is
  *       unavailable, until a list succeeds.</li>

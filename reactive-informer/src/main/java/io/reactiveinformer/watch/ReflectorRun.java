@@ -323,9 +323,21 @@ final class ReflectorRun<T extends KubernetesObject> {
         Duration retryIn = switch (decision.delay()) {
             case NONE -> Duration.ZERO;
             case INITIAL -> backoff.initial();
-            case RETRY -> FailurePolicy.retryAfter(error, options.backoff().cap()).orElseGet(backoff::next);
+            case RETRY -> retryDelay(error);
         };
         return fail(error, decision.next(), retryIn);
+    }
+
+    /**
+     * The backoff's next delay, or the server's {@code Retry-After} when it is longer. The backoff is the floor:
+     * a server (or a proxy) answering {@code Retry-After: 0}, or an HTTP date already past by our clock, would
+     * otherwise be retried at once, as fast as it refuses.
+     */
+    private Duration retryDelay(KubernetesClientException error) {
+        Duration floor = backoff.next();
+        return FailurePolicy.retryAfter(error, options.backoff().cap())
+                .filter(retryAfter -> retryAfter.compareTo(floor) > 0)
+                .orElse(floor);
     }
 
     private Flux<ReflectorEvent<T>> fail(KubernetesClientException error, Step then, Duration retryIn) {

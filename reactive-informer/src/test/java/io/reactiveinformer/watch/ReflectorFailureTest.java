@@ -83,6 +83,26 @@ class ReflectorFailureTest {
     }
 
     @Test
+    void aRetryAfterShorterThanTheBackoffNeverMakesTheRetryImmediate() {
+        // Retry-After: 0, or an HTTP date already past by our clock: the backoff is the floor
+        lw.listReturns(page("10", null))
+                .watchFails(tooManyRequests(Duration.ZERO))
+                .watchFails(tooManyRequests(Duration.ZERO))
+                .watchFails(tooManyRequests(Duration.ofSeconds(1)));
+
+        verify().expectNextCount(1)
+                .assertNext(failed(KubernetesApiException.TooManyRequests.class, 1, Duration.ofMillis(800)))
+                .expectNoEvent(Duration.ofMillis(800))
+                .assertNext(failed(KubernetesApiException.TooManyRequests.class, 2, Duration.ofMillis(1_600)))
+                .expectNoEvent(Duration.ofMillis(1_600))
+                .assertNext(failed(KubernetesApiException.TooManyRequests.class, 3, Duration.ofMillis(3_200)))
+                .thenCancel()
+                .verify();
+
+        assertThat(lw.watchCalls()).extracting(call -> call.atMillis()).containsExactly(0L, 800L, 2_400L);
+    }
+
+    @Test
     void retryAfterBeyondTheBackoffCapIsClampedToTheCap() {
         lw.listFails(tooManyRequests(Duration.ofHours(1))).listReturns(page("10", null));
 
@@ -214,7 +234,7 @@ class ReflectorFailureTest {
                 .thenCancel()
                 .verify();
 
-        assertThat(lw.listCalls()).extracting(ScriptedListerWatcher.Call::atMillis)
+        assertThat(lw.listCalls()).extracting(call -> call.atMillis())
                 .containsExactly(0L, 800L, 2_400L, 5_600L, 12_000L);
         assertThat(listVersions()).containsExactly("0", "0", "0", "0", "10");
     }

@@ -42,9 +42,17 @@ public final class Outcome {
     /**
      * Done for now, look again later: the failure history is forgotten and the item added again
      * after {@code delay} ({@link WorkQueue#addAfter}).
+     *
+     * <p>A zero or negative {@code delay} (typically one computed from a moment that has passed) is
+     * {@link #requeue()}: through the rate limiter, the failure history kept. Taken literally it would
+     * add the item back at once with its history forgotten, so a worker answering it every time would
+     * loop as fast as it runs, with nothing to slow it down.
      */
     public static Outcome requeueAfter(Duration delay) {
         Objects.requireNonNull(delay, "delay");
+        if (delay.isZero() || delay.isNegative()) {
+            return REQUEUE;
+        }
         return new Outcome(Kind.REQUEUE_AFTER, delay);
     }
 

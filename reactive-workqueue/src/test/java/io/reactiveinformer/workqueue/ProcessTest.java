@@ -179,6 +179,24 @@ class ProcessTest {
     }
 
     @Test
+    void requeueAfterNoDelayGoesThroughTheRateLimiterInsteadOfLoopingAtOnce() {
+        assertThat(Outcome.requeueAfter(Duration.ZERO)).isSameAs(Outcome.requeue());
+        assertThat(Outcome.requeueAfter(Duration.ofSeconds(-1))).isSameAs(Outcome.requeue());
+        AtomicInteger attempts = new AtomicInteger();
+        queue.add("a");
+        Disposable processing = queue.processWithOutcome(1, item -> Mono.just(
+                        attempts.incrementAndGet() > 1_000 ? Outcome.forget() : Outcome.requeueAfter(Duration.ZERO)))
+                .subscribe();
+
+        assertThat(attempts).as("not again at once").hasValue(1);
+        time.advanceTimeBy(Duration.ofMillis(5));
+        time.advanceTimeBy(Duration.ofMillis(10));
+        assertThat(attempts).as("after 5 ms, then 10 ms").hasValue(3);
+        assertThat(queue.numRequeues("a")).as("the history kept, so the delay keeps growing").isEqualTo(3);
+        processing.dispose();
+    }
+
+    @Test
     void aThrowingOrNullReturningWorkerCountsAsAnError() {
         queue.add("throws");
         queue.add("null");
