@@ -110,9 +110,9 @@ class InformerSseStalledClientTest {
             AtomicLong slowBytes = new AtomicLong();
             AtomicBoolean slowEnded = new AtomicBoolean();
             InputStream slowIn = slow.getInputStream();
-            // the slow reader: at most 32 KiB each 10 ms (3.2 MB/s), less than the changes make
+            // the slow reader: at most 16 KiB each 10 ms (1.6 MB/s), a quarter of what the changes make
             slow.setSoTimeout(1);
-            byte[] slowBuffer = new byte[32 * 1024];
+            byte[] slowBuffer = new byte[16 * 1024];
             clients.scheduleWithFixedDelay(() -> {
                 try {
                     int n = slowIn.read(slowBuffer);
@@ -149,6 +149,8 @@ class InformerSseStalledClientTest {
                     && slowBytes.get() > readBefore + 4 * 1024 * 1024, "the slow reader read 4 MB more");
             assertThat(slowEnded).as("the slow reader was cut").isFalse();
             assertThat(informer.handlerCount()).isEqualTo(baseline + 1);
+            System.out.printf("slow SSE client: read %d bytes in %d ms%n", slowBytes.get(),
+                    (System.nanoTime() - changing) / 1_000_000);
 
             // the stalled client's connection was closed by the server: reading now drains what the buffers held,
             // then meets the end of the stream
