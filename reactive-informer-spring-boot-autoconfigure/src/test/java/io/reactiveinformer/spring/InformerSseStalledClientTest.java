@@ -110,9 +110,9 @@ class InformerSseStalledClientTest {
             AtomicLong slowBytes = new AtomicLong();
             AtomicBoolean slowEnded = new AtomicBoolean();
             InputStream slowIn = slow.getInputStream();
-            // the slow reader: at most 16 KiB each 10 ms (1.6 MB/s), a quarter of what the changes make
+            // the slow reader: at most 32 KiB each 10 ms (3.2 MB/s), half of what the changes make
             slow.setSoTimeout(1);
-            byte[] slowBuffer = new byte[16 * 1024];
+            byte[] slowBuffer = new byte[32 * 1024];
             clients.scheduleWithFixedDelay(() -> {
                 try {
                     int n = slowIn.read(slowBuffer);

@@ -34,6 +34,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  *       these in a sampled stack is printed to standard error, not failed: for known stalls waiting for a fix.</li>
  * </ul>
  *
+ * <p>A stall during which the loop was seen loading, linking or initializing classes is printed, not failed,
+ * too: that is the JVM's warm-up (the first connection, the first request of a kind run cold code), once per
+ * JVM.
+ *
  * <p>Register it with {@code @ExtendWith}, or for a whole test suite through JUnit's extension auto-detection
  * ({@code junit.jupiter.extensions.autodetection.enabled=true} and a {@code
  * META-INF/services/org.junit.jupiter.api.extension.Extension} file naming it, in the suite's test resources).
@@ -47,6 +51,15 @@ public final class EventLoopStallGuard implements BeforeEachCallback, AfterEachC
     public static final String REPORT_ONLY = "reactive-informer.event-loop-stall.report-only";
     /** The bound unless configured. */
     public static final Duration DEFAULT_BOUND = Duration.ofMillis(100);
+
+    /**
+     * Frames of JVM warm-up: a loop seen loading, linking or initializing classes ({@code <clinit>}, matched
+     * apart) runs code for the first time in this JVM (the first connection, the first request of a kind), a
+     * cost once per JVM that no test can avoid.
+     */
+    static final List<String> WARM_UP = List.of("java.lang.ClassLoader.loadClass", "java.lang.ClassLoader.defineClass",
+            "java.lang.invoke.MethodHandleNatives.link", "java.lang.invoke.InnerClassLambdaMetafactory");
+    private static final String CLASS_INITIALIZER = "<clinit>";
 
     /** How long {@code afterEach} waits for a busy loop to run a task, to see its stall's end. */
     private static final long DRAIN_NANOS = TimeUnit.SECONDS.toNanos(10);
@@ -73,7 +86,8 @@ public final class EventLoopStallGuard implements BeforeEachCallback, AfterEachC
         if (bound.isZero()) {
             return;
         }
-        List<String> reportOnly = reportOnly(context);
+        List<String> reportOnly = new ArrayList<>(WARM_UP);
+        reportOnly.addAll(reportOnly(context));
         List<String> failures = new ArrayList<>();
         for (EventLoopWatchdog.Stall stall : EventLoopWatchdog.get().drain(DRAIN_NANOS)) {
             String allowed = matching(stall, reportOnly);
@@ -102,10 +116,13 @@ public final class EventLoopStallGuard implements BeforeEachCallback, AfterEachC
         return b.toString();
     }
 
-    /** The first report-only name found in the stall's samples, else null. */
+    /** The first report-only name (or class initializer) found in the stall's samples, else null. */
     private static String matching(EventLoopWatchdog.Stall stall, List<String> reportOnly) {
         for (StackTraceElement[] sample : stall.samples()) {
             for (StackTraceElement frame : sample) {
+                if (frame.getMethodName().equals(CLASS_INITIALIZER)) {
+                    return frame.getClassName() + "." + CLASS_INITIALIZER;
+                }
                 String name = frame.getClassName() + "." + frame.getMethodName();
                 for (String allowed : reportOnly) {
                     if (name.startsWith(allowed)) {

@@ -240,12 +240,23 @@ final class EventLoopWatchdog {
     }
 
     /**
-     * Whether a sample shows the loop thread running code, not waiting for I/O in its selector. There are none
+     * Whether a sample shows the loop thread running code, not waiting for I/O in its selector nor running the
+     * probe. There are none
      * when the probe ran before the next sample, or when the thread was not known yet (the loop was starting).
      */
     private static boolean sawBusy(List<StackTraceElement[]> samples) {
         for (StackTraceElement[] sample : samples) {
-            if (sample.length > 0 && !waiting(sample[0])) {
+            if (sample.length > 0 && !waiting(sample[0]) && !probing(sample)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the sample caught the probe itself running: the stall had ended, what it was is not seen. */
+    private static boolean probing(StackTraceElement[] sample) {
+        for (StackTraceElement frame : sample) {
+            if (frame.getClassName().equals(Probe.class.getName())) {
                 return true;
             }
         }
