@@ -13,9 +13,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.http.codec.ServerSentEvent;
+import org.springframework.web.filter.reactive.ServerWebExchangeContextFilter;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Operators;
 import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
+import reactor.util.context.ContextView;
 
 /**
  * Server-sent event streams of an informer's notifications, for WebFlux handlers:
@@ -40,10 +43,24 @@ import reactor.core.scheduler.Scheduler;
  * deleted while it was away. ResourceVersions are compared as numbers (etcd's are); an id that is not a
  * number resends everything.
  *
- * <p><b>Idle guard</b>: a stream whose client has taken nothing, not even a heartbeat, for
- * {@code idleTimeout} is ended (its subscriber leaves the informer). A client that stopped reading
- * or whose connection died without the server noticing would otherwise hold its subscriber, and with
- * it a coalescing buffer that never overflows, until the informer stops.
+ * <p><b>Stall guard</b>: the server asks a stream for more events only as its earlier writes reach the
+ * connection's socket (Reactor Netty asks for a few dozen at a time). A stream that has had no demand for
+ * {@code idleTimeout} (its client took nothing, not even a heartbeat, that long, though one was always
+ * pending) is ended: its subscriber leaves the informer and, where the server is Reactor Netty and the
+ * request's exchange is in the Reactor context (the starter registers Spring's {@code
+ * ServerWebExchangeContextFilter}), its connection is closed, which frees the writes queued for it.
+ * Otherwise only the subscriber leaves, and the connection stays until its client reads or drops it.
+ *
+ * <p>Demand stops once the socket's buffers are full, so a client that stopped reading but keeps its
+ * connection open (a paused process), or a connection that died without the server noticing, is seen
+ * only after the server has sent it more than the kernel's send and receive buffers hold (from some
+ * hundred KB to a few MB); before that, nothing on the server tells it from a client that reads, and a
+ * quiet stream (heartbeats only, some twenty bytes each) may never fill them. What such a client costs is
+ * bounded in memory by those kernel buffers while they fill (the informer buffer drains into them as fast
+ * as a live client's), then for at most {@code idleTimeout} by its informer buffer ({@link BufferPolicy}:
+ * {@code COALESCE} one pending notification per key, {@code BOUNDED} 1024, {@code UNBOUNDED} all) plus
+ * the events the server has queued or prefetched (about a hundred). A client that reads slowly keeps its
+ * stream as long as it takes in each batch within {@code idleTimeout}.
  *
  * <p>Backpressure: each stream has its own informer buffer with the configured {@link BufferPolicy};
  * a slow client delays no one else. Timers run on the given scheduler (a virtual-time one in tests).
@@ -83,12 +100,13 @@ public final class InformerSse {
                                                                             String lastEventId) {
         Objects.requireNonNull(informer, "informer");
         long resumeAfter = resourceVersion(lastEventId);
-        return Flux.defer(() -> {
+        return Flux.deferContextual(context -> {
             SubscriberOptions options = options().withName("sse-" + streams.incrementAndGet()).withSyncMarker();
             AtomicBoolean initial = new AtomicBoolean(true);
-            AtomicLong lastTaken = new AtomicLong(now());
+            Demand demand = new Demand(now());
+            Runnable disconnect = disconnector(context);
             Sinks.Empty<Void> ended = Sinks.empty();
-            Sinks.Empty<Void> idle = Sinks.empty();
+            Sinks.Empty<Void> stalled = Sinks.empty();
             Flux<ServerSentEvent<Object>> events = informer.notifications(options)
                     .filter(n -> {
                         if (n instanceof Notification.Synced<T>) {
@@ -102,11 +120,12 @@ public final class InformerSse {
                     .doFinally(signal -> ended.tryEmitEmpty());
             Flux<ServerSentEvent<Object>> heartbeats = Flux.interval(heartbeat, heartbeat, scheduler)
                     .handle((tick, sink) -> {
-                        long idleFor = now() - lastTaken.get();
-                        if (idleFor >= idleTimeout.toMillis()) {
-                            log.debug("{}: the SSE client took nothing for {} ms; ending its stream", options.name(),
-                                    idleFor);
-                            idle.tryEmitEmpty();
+                        long stalledFor = demand.noneFor(now());
+                        if (stalledFor >= idleTimeout.toMillis()) {
+                            log.debug("{}: the SSE client has asked for nothing for {} ms; ending its stream",
+                                    options.name(), stalledFor);
+                            stalled.tryEmitEmpty();  // the subscriber leaves the informer
+                            disconnect.run();
                             sink.complete();
                         } else {
                             sink.next(tick);
@@ -116,8 +135,23 @@ public final class InformerSse {
                     .map(tick -> ServerSentEvent.builder().comment("heartbeat").build())
                     .takeUntilOther(ended.asMono());
             // ending normally (not with an error): the client is gone or stuck, there is no one to tell
-            return Flux.merge(events, heartbeats).takeUntilOther(idle.asMono()).doOnNext(e -> lastTaken.set(now()));
+            return Flux.merge(events, heartbeats)
+                    .takeUntilOther(stalled.asMono())
+                    .doOnNext(e -> demand.taken(now()))
+                    .doOnRequest(demand::requested);
         });
+    }
+
+    /** Closes the request's connection, where the server is Reactor Netty and the exchange is in the context. */
+    private static Runnable disconnector(ContextView context) {
+        return ServerWebExchangeContextFilter.getExchange(context)
+                .<Runnable>map(exchange -> () -> {
+                    if (!ReactorNettyConnections.close(exchange.getResponse())) {
+                        log.debug("cannot close the connection of a stalled SSE stream: not Reactor Netty");
+                    }
+                })
+                .orElse(() -> log.debug("cannot close the connection of a stalled SSE stream: no exchange in its context"
+                        + " (register Spring's ServerWebExchangeContextFilter)"));
     }
 
     private SubscriberOptions options() {
@@ -169,6 +203,36 @@ public final class InformerSse {
             return Long.parseLong(rv.trim());
         } catch (NumberFormatException notNumeric) {
             return -1;
+        }
+    }
+
+    /**
+     * The demand of a stream's consumer not yet met, and since when it has had none. A request racing with the
+     * element that used up the previous one can leave {@code noneSince} newer than it was: the stall is then
+     * measured from later, never from earlier.
+     */
+    private static final class Demand {
+
+        private final AtomicLong outstanding = new AtomicLong();
+        private volatile long noneSince;
+
+        Demand(long now) {
+            noneSince = now;
+        }
+
+        void requested(long n) {
+            outstanding.accumulateAndGet(n, Operators::addCap);
+        }
+
+        void taken(long now) {
+            if (outstanding.get() != Long.MAX_VALUE && outstanding.decrementAndGet() == 0) {
+                noneSince = now;
+            }
+        }
+
+        /** How long the consumer has asked for nothing more; 0 while it has demand. */
+        long noneFor(long now) {
+            return outstanding.get() > 0 ? 0 : now - noneSince;
         }
     }
 }

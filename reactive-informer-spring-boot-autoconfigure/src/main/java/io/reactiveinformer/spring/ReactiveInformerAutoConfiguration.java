@@ -18,11 +18,13 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.codec.ServerSentEvent;
+import org.springframework.web.filter.reactive.ServerWebExchangeContextFilter;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
@@ -120,6 +122,17 @@ public class ReactiveInformerAutoConfiguration {
                                 @Qualifier(SCHEDULER_BEAN) ObjectProvider<Scheduler> scheduler) {
             return new InformerSse(properties.getSse().getHeartbeat(), properties.getSse().getIdleTimeout(),
                     properties.getBufferPolicy(), timers(scheduler));
+        }
+
+        /**
+         * Puts each request's exchange in the Reactor context, where {@link InformerSse} finds the connection of a
+         * stalled stream to close it.
+         */
+        @Bean
+        @ConditionalOnMissingBean
+        @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+        ServerWebExchangeContextFilter serverWebExchangeContextFilter() {
+            return new ServerWebExchangeContextFilter();
         }
     }
 

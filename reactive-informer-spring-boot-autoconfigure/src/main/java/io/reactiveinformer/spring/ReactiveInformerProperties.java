@@ -46,7 +46,10 @@ public class ReactiveInformerProperties {
 
         /** Interval of the heartbeat comments; they keep proxies open and detect aborted clients. */
         private Duration heartbeat = Duration.ofSeconds(15);
-        /** A stream whose client has taken nothing (not even a heartbeat) for this long is cancelled. */
+        /**
+         * A stream whose client has asked for nothing (not even a heartbeat) for this long, its connection's
+         * buffers full, is ended and its connection closed: see {@link InformerSse}.
+         */
         private Duration idleTimeout = Duration.ofSeconds(60);
 
         public Duration getHeartbeat() {

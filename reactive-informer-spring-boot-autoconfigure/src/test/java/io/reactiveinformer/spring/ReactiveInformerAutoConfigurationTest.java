@@ -16,9 +16,11 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.web.filter.reactive.ServerWebExchangeContextFilter;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 import reactor.test.StepVerifier;
@@ -92,6 +94,18 @@ class ReactiveInformerAutoConfigurationTest {
             assertThat(millis).isLessThan(5_000);
             assertThat(maps.isStopped()).isTrue();
         });
+    }
+
+    @Test
+    void aReactiveWebApplicationGetsEachExchangeInTheReactorContextForTheSseStallGuard() {
+        new ReactiveWebApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(SimulatedApiServerAutoConfiguration.class,
+                        ReactiveInformerAutoConfiguration.class))
+                .withPropertyValues("reactive-informer.simulated.enabled=true")
+                .run(context -> assertThat(context).hasSingleBean(ServerWebExchangeContextFilter.class)
+                        .hasSingleBean(InformerSse.class));
+        runner.run(context -> assertThat(context).doesNotHaveBean(ServerWebExchangeContextFilter.class)
+                .hasSingleBean(InformerSse.class));
     }
 
     @Test
