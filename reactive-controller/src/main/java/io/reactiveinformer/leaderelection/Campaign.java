@@ -5,6 +5,7 @@ import java.util.function.Function;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.FluxSink;
+import reactor.core.scheduler.Scheduler;
 
 /**
  * A campaign ({@link LeaderCampaign}, {@link ShardCampaign}): started once per subscription of an
@@ -18,9 +19,11 @@ interface Campaign extends Disposable {
      * The {@code run()} of an elector: a new campaign per subscription, with at most one at a time per
      * {@code running} flag, since two campaigns of one identity would take each other for the holder (a second
      * concurrent subscription fails with {@link IllegalStateException} saying {@code busy}). Events are few
-     * and buffered until requested.
+     * and buffered until requested, and handed to the subscriber on {@code observers}: never inline on the
+     * campaign's timer, so a subscriber that starts its work (or blocks) on {@code Acquired} cannot delay
+     * the renewals that keep the term alive.
      */
-    static Flux<LeadershipEvent> exclusive(AtomicBoolean running, String busy,
+    static Flux<LeadershipEvent> exclusive(AtomicBoolean running, String busy, Scheduler observers,
                                            Function<FluxSink<LeadershipEvent>, Campaign> campaigns) {
         return Flux.create((FluxSink<LeadershipEvent> sink) -> {
             if (!running.compareAndSet(false, true)) {
@@ -33,6 +36,6 @@ interface Campaign extends Disposable {
                 running.set(false);
             });
             campaign.start();
-        }, FluxSink.OverflowStrategy.BUFFER);
+        }, FluxSink.OverflowStrategy.BUFFER).publishOn(observers);
     }
 }

@@ -38,9 +38,11 @@ import reactor.core.scheduler.Schedulers;
  * once and then (by default) releases the Lease, so a successor takes over within about one retry
  * period instead of a lease duration.
  *
- * <p><b>Threading:</b> events are emitted on a worker of the {@linkplain Builder#scheduler scheduler},
- * which also runs every timer and is the clock; pass a {@code VirtualTimeScheduler} in tests. Downstream
- * must not block it. Events are few and buffered until requested.
+ * <p><b>Threading:</b> the {@linkplain Builder#scheduler scheduler} runs every timer and is the clock;
+ * pass a {@code VirtualTimeScheduler} in tests. Events are few, buffered until requested, and handed to
+ * the subscriber on {@link Schedulers#boundedElastic()} (on the scheduler, when one was set), never inline
+ * on the campaign's timer: a subscriber that blocks on {@code Acquired} delays its own next events, not
+ * the renewals that keep its term.
  */
 public final class LeaderElector {
 
@@ -49,6 +51,7 @@ public final class LeaderElector {
     private final String identity;
     private final ElectionTimings timings;
     private final Scheduler scheduler;
+    private final Scheduler observers;
     private final boolean releaseOnCancel;
     private final ElectionMetrics metrics = new ElectionMetrics();
     private final AtomicBoolean running = new AtomicBoolean();
@@ -59,6 +62,9 @@ public final class LeaderElector {
         this.identity = builder.identity;
         this.timings = builder.timings;
         this.scheduler = builder.scheduler;
+        // Subscribers may block on an event (start work, log, call out): Schedulers.boundedElastic(); a test's
+        // own (virtual-time) scheduler when one was given.
+        this.observers = builder.schedulerSet ? builder.scheduler : Schedulers.boundedElastic();
         this.releaseOnCancel = builder.releaseOnCancel;
         if (builder.meterRegistry != null) {
             MicrometerElectionMetrics.register(builder.meterRegistry, "leader_election_is_leader", leaseName, metrics);
@@ -96,7 +102,7 @@ public final class LeaderElector {
      * holder). Never completes; errors only for that reason. Cancel to stop; see the class documentation.
      */
     public Flux<LeadershipEvent> run() {
-        return Campaign.exclusive(running, identity + " is already campaigning for " + leaseName,
+        return Campaign.exclusive(running, identity + " is already campaigning for " + leaseName, observers,
                 sink -> new LeaderCampaign(new LeaseLock(store, leaseName, identity, timings, Map.of(), scheduler),
                         identity, timings, scheduler, releaseOnCancel, metrics, new SplittableRandom(), sink));
     }
@@ -131,6 +137,7 @@ public final class LeaderElector {
         private final String identity;
         private ElectionTimings timings = ElectionTimings.defaults();
         private Scheduler scheduler = Schedulers.parallel();
+        private boolean schedulerSet;
         private boolean releaseOnCancel = true;
         private Object meterRegistry;
 
@@ -148,6 +155,7 @@ public final class LeaderElector {
         /** Runs every timer and is the clock. Default {@link Schedulers#parallel()}. */
         public Builder scheduler(Scheduler scheduler) {
             this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            this.schedulerSet = true;
             return this;
         }
 

@@ -62,6 +62,7 @@ public final class ShardElector {
     private final int shards;
     private final ElectionTimings timings;
     private final Scheduler scheduler;
+    private final Scheduler observers;
     private final ElectionMetrics metrics = new ElectionMetrics();
     private final AtomicBoolean running = new AtomicBoolean();
 
@@ -72,6 +73,9 @@ public final class ShardElector {
         this.shards = builder.shards;
         this.timings = builder.timings;
         this.scheduler = builder.scheduler;
+        // Subscribers may block on an event (start work, log, call out): Schedulers.boundedElastic(); a test's
+        // own (virtual-time) scheduler when one was given.
+        this.observers = builder.schedulerSet ? builder.scheduler : Schedulers.boundedElastic();
         if (builder.meterRegistry != null) {
             MicrometerElectionMetrics.register(builder.meterRegistry, "leader_election_shards_held", group, metrics);
         }
@@ -133,7 +137,7 @@ public final class ShardElector {
      * the membership Lease.
      */
     public Flux<LeadershipEvent> run() {
-        return Campaign.exclusive(running, identity + " is already campaigning in " + group,
+        return Campaign.exclusive(running, identity + " is already campaigning in " + group, observers,
                 sink -> new ShardCampaign(this, store, timings, scheduler, metrics, sink));
     }
 
@@ -180,6 +184,7 @@ public final class ShardElector {
         private int shards = 16;
         private ElectionTimings timings = ElectionTimings.defaults();
         private Scheduler scheduler = Schedulers.parallel();
+        private boolean schedulerSet;
         private Object meterRegistry;
 
         private Builder(LeaseStore store, String group, String identity) {
@@ -214,6 +219,7 @@ public final class ShardElector {
         /** Runs every timer and is the clock. Default {@link Schedulers#parallel()}. */
         public Builder scheduler(Scheduler scheduler) {
             this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            this.schedulerSet = true;
             return this;
         }
 

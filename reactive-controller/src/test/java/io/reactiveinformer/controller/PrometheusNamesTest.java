@@ -52,7 +52,9 @@ class PrometheusNamesTest {
                 "informer_last_sync_age_seconds",
                 "informer_relists_total",
                 "informer_subscriber_buffer_depth",
+                "informer_subscriber_lag_seconds",
                 "informer_watch_restarts_total");
+        assertThat(registry.scrape()).contains("informer_subscriber_lag_seconds{informer=\"pods\",subscriber=\"handler\"} 0.003");
     }
 
     private static Set<String> families(PrometheusMeterRegistry registry) {

@@ -27,7 +27,8 @@ public enum BufferPolicy {
     /**
      * Every notification, in order, up to {@link SubscriberOptions#capacity()} pending ones; one more
      * ends this subscriber with an overflow error ({@link reactor.core.Exceptions#isOverflow}) and
-     * removes it from the informer.
+     * removes it from the informer. The initial state does not count: it is read from a snapshot of the
+     * cache as the subscriber requests it, so the capacity bounds only the live changes it falls behind on.
      */
     BOUNDED
 }

@@ -56,8 +56,8 @@ final class DeltaApplier<T extends KubernetesObject> {
     }
 
     /*
-     * A relist becomes a tombstone deletion per vanished key and a REPLACED delta per listed object,
-     * told the same way as deltas from the FIFO, after the cache has been swapped in one step.
+     * A relist becomes a deletion with unknown final state per vanished key (its last known state is the
+     * cache's) and a REPLACED delta per listed object, after the cache has been swapped in one step.
      */
     private List<Notification<T>> applyReplace(FifoEntry.Replace<T> replace) {
         Map<String, T> items = replace.items();
@@ -65,8 +65,7 @@ final class DeltaApplier<T extends KubernetesObject> {
         List<Notification<T>> notifications = new ArrayList<>(items.size() + 16);
         previous.forEach((key, old) -> {
             if (!items.containsKey(key)) {
-                Delta<T> tombstone = Delta.deleted(new DeletedFinalStateUnknown<>(key, old));
-                notifications.add(notification(key, tombstone, old, false));
+                notifications.add(new Notification.Deleted<>(key, old, true));
             }
         });
         items.forEach((key, object) -> notifications.add(
@@ -78,7 +77,7 @@ final class DeltaApplier<T extends KubernetesObject> {
     private static <T extends KubernetesObject> Notification<T> notification(
             String key, Delta<T> delta, T old, boolean inInitialList) {
         if (delta.type() == DeltaType.DELETED) {
-            return new Notification.Deleted<>(key, delta.object(), delta.isFinalStateUnknown());
+            return new Notification.Deleted<>(key, delta.object(), false);
         }
         return old == null
                 ? new Notification.Added<>(key, delta.object(), inInitialList)

@@ -33,8 +33,8 @@ import reactor.util.concurrent.Queues;
  * <p><b>Coalescing.</b> A key is pending at most once however many deltas it has, and keys are
  * delivered in the order in which they first became pending. A key's pending deltas coalesce:
  * consecutive updates collapse to the newest (behind an {@code ADDED} that starts the run, which is
- * kept), an update drops a pending {@code SYNC}, two trailing deletions collapse to one (a known
- * final state beats a tombstone), and a delete/recreate/delete collapses to one deletion, so a key
+ * kept), an update drops a pending {@code SYNC}, two trailing deletions collapse to the newer, and a
+ * delete/recreate/delete collapses to one deletion, so a key
  * holds at most five deltas and the FIFO's
  * memory is bounded by the number of distinct keys, however slow the consumer. A deletion of a key
  * neither pending nor cached is dropped.

@@ -6,7 +6,7 @@ enum DeltaType {
     ADDED,
     /** A watch reported the object changed. */
     UPDATED,
-    /** A watch reported the object deleted, or a relist no longer contained it (a tombstone). */
+    /** A watch reported the object deleted. */
     DELETED,
     /** A relist contained the object. */
     REPLACED,

@@ -43,10 +43,8 @@ final class PendingDeltas<T> {
             deltas.add(delta);
             return;
         }
-        Delta<T> earlier = deltas.get(first);
-        Delta<T> kept = delta.isFinalStateUnknown() && !earlier.isFinalStateUnknown() ? earlier : delta;
         deltas.subList(first, deltas.size()).clear();
-        deltas.add(kept);
+        deltas.add(delta);
     }
 
     private int firstDeletionIndex() {

@@ -47,10 +47,13 @@ import reactor.core.scheduler.Schedulers;
  *   <li><b>Apply loop:</b> the FIFO's drain loop, on {@link Builder#deliveryScheduler}, never on the
  *       pushing thread: it takes one entry at a time, applies it to the cache and offers the notifications to
  *       the subscribers' buffers, and yields the thread after about a millisecond of work. A relist's
- *       cache swap and diff therefore never run on a network event loop. Applying an entry excludes
- *       only a subscriber joining (which copies the cache: that is what makes the seam between initial
- *       state and live changes exact); reads ({@link #isStarted()}, {@link #isSynced()},
- *       {@link #health()}, {@link #indexer()}, {@link #lister()}) take no lock at all.</li>
+ *       cache swap and diff therefore never run on a network event loop. Between two entries it admits
+ *       the subscribers that asked to join, with one snapshot of the cache for all of them: that is what
+ *       makes the seam between initial state and live changes exact, without a lock that a subscribing
+ *       thread could hold. Reads ({@link #isStarted()}, {@link #isSynced()}, {@link #health()},
+ *       {@link #indexer()}, {@link #lister()}) take no lock at all.</li>
+ *   <li><b>Subscribing:</b> O(1) on the subscribing thread (a WebFlux event loop, typically): the
+ *       handler is queued for the apply loop; it never reads the cache there and never waits.</li>
  *   <li><b>Subscribers:</b> each one is a drain task scheduled on {@link Builder#deliveryScheduler}
  *       (or, for a {@link SubscriberOptions#blocking() blocking} one, on
  *       {@link Builder#blockingScheduler}) whenever it has notifications and demand; a task delivers
@@ -61,6 +64,8 @@ import reactor.core.scheduler.Schedulers;
  *   <li><b>Timers:</b> the resync check and the reflector's backoff and timeouts run on
  *       {@link Builder#scheduler}, which is also the clock.</li>
  * </ul>
+ *
+ * <p>Which thread runs each piece of user code is listed in one place, the package documentation.
  *
  * <h2>User code</h2>
  * A transform, index function or metrics hook that throws for an object costs that object its

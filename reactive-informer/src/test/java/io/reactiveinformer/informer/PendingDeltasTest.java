@@ -22,7 +22,7 @@ class PendingDeltasTest {
 
     private List<String> described() {
         return deltas.toList().stream()
-                .map(d -> d.type() + ":" + d.object().getMetadata().getResourceVersion() + (d.isFinalStateUnknown() ? "?" : ""))
+                .map(d -> d.type() + ":" + d.object().getMetadata().getResourceVersion())
                 .toList();
     }
 
@@ -55,18 +55,6 @@ class PendingDeltasTest {
         deltas.append(delta(DeltaType.DELETED, "2"));
         deltas.append(delta(DeltaType.DELETED, "3"));
         assertThat(described()).containsExactly("UPDATED:1", "DELETED:3");
-    }
-
-    @Test
-    void deletionWithKnownFinalStateWinsOverTombstone() {
-        deltas.append(delta(DeltaType.DELETED, "1"));
-        deltas.append(Delta.deleted(new DeletedFinalStateUnknown<>("ns/a", pod("ns", "a", "0"))));
-        assertThat(described()).containsExactly("DELETED:1");
-
-        PendingDeltas<V1Pod> other = new PendingDeltas<>();
-        other.append(Delta.deleted(new DeletedFinalStateUnknown<>("ns/a", pod("ns", "a", "0"))));
-        other.append(delta(DeltaType.DELETED, "1"));
-        assertThat(other.toList()).singleElement().satisfies(d -> assertThat(d.isFinalStateUnknown()).isFalse());
     }
 
     @Test
