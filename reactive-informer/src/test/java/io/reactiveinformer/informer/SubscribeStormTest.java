@@ -49,13 +49,16 @@ import reactor.test.StepVerifier;
  *
  * <p>Before the fix (3ec1b7d) each join copied the whole cache on the event loop under a lock the apply
  * loop also waited for: on an idle 2-core machine {@code /ping} p99 went from 5 ms to 937 ms and the
- * fast handler's lag p99 from 5 ms to 458-959 ms. The bound, {@value #BOUND_MS} ms at p99 for both, is
- * what an idle machine must meet. On a machine that other processes load no absolute bound holds (every
- * thread waits for a core), so, as {@code HandlerIsolationContract} in the e2e module does, the test
- * measures the same pinger and writer without the storm first and, when the absolute bound is missed,
- * asserts the property instead: the storm may add to the baseline what CPU it takes itself, not a stall,
- * so p99 during the storm stays under {@value #BASELINE_FACTOR} times the baseline's p99 plus
- * {@value #BASELINE_SLACK_MS} ms.
+ * fast handler's lag p99 from 5 ms to 458-959 ms, and a subscribe held the event loop 47-85 ms. The
+ * bounds: {@value #BOUND_MS} ms at p99 for both, and a median subscribe under {@value #SUBSCRIBE_P50_MS}
+ * ms, are what an idle machine must meet. On a machine that other processes load no absolute bound holds
+ * (every thread waits for a core), so, as {@code HandlerIsolationContract} in the e2e module does, the
+ * test first measures the same pinger and writer without the storm, and how much a thread's CPU time is
+ * stretched in wall time then (the stretch; 1 when idle). When the absolute bound is missed it asserts
+ * the property instead: the storm adds its own (stretched) work, not a stall. p99 during the storm
+ * stays under {@value #BASELINE_FACTOR} times the baseline's p99 plus {@value #BASELINE_SLACK_MS} ms, or
+ * {@value #LOADED_FACTOR} times the idle bound times the stretch, whichever is larger; the median subscribe
+ * under {@value #SUBSCRIBE_P50_MS} ms times the stretch.
  */
 class SubscribeStormTest {
 
@@ -75,6 +78,19 @@ class SubscribeStormTest {
     static final long BOUND_MS = 50;
     static final long BASELINE_FACTOR = 4;
     static final long BASELINE_SLACK_MS = 20;
+    /**
+     * On a loaded machine a thread gets a core {@code stretch} times more slowly (measured in the baseline),
+     * so the storm's own work, the only thing the fast handler and the pinger wait for in the new code (a turn
+     * among the joining subscribers' drain tasks, the event loop's writes), takes as much longer: the bound
+     * there is this factor times the idle bound times the stretch. The old code's stalls (a cache copy per
+     * subscribe, under a lock the apply loop waited for) stretch alike and were 9 to 19 times the idle bound.
+     */
+    static final long LOADED_FACTOR = 2;
+    /** The median time a subscribe may hold the event loop on an idle machine (the old code: 47-85 ms). */
+    static final long SUBSCRIBE_P50_MS = 5;
+    static final long CALIBRATION_CPU_MS = 10;
+    /** Keeps the calibration's busy loop from being optimized away. */
+    private static final AtomicLong SPINS = new AtomicLong();
     /** How long the baseline is measured, and the storm at least (it is repeated until then). */
     static final Duration PHASE = Duration.ofSeconds(3);
     /** A liveness bound, not a speed claim: generous for a loaded machine. */
@@ -82,6 +98,8 @@ class SubscribeStormTest {
 
     private final Scheduler pacer = Schedulers.fromExecutorService(Executors.newSingleThreadScheduledExecutor(
             r -> new Thread(r, "storm-pacer")));
+    private final Scheduler calibration = Schedulers.fromExecutorService(Executors.newSingleThreadScheduledExecutor(
+            r -> new Thread(r, "storm-calibration")));
     private final LoopResources serverLoops = LoopResources.create("storm-http", 4, true);
     private final LoopResources clientLoops = LoopResources.create("storm-client", 2, true);
     private final LoopResources pingLoops = LoopResources.create("storm-ping", 1, true);
@@ -94,6 +112,7 @@ class SubscribeStormTest {
         clientLoops.disposeLater().block(DEADLINE);
         pingLoops.disposeLater().block(DEADLINE);
         pacer.dispose();
+        calibration.dispose();
     }
 
     private SharedIndexInformer<V1Pod> syncedInformer(FakePodServer server) {
@@ -141,20 +160,21 @@ class SubscribeStormTest {
         AtomicReference<Samples> pingTarget = new AtomicReference<>(discard);
         running.add(Flux.interval(Duration.ofNanos(1_000_000_000L / WRITES_PER_S), pacer).onBackpressureDrop()
                 .subscribe(i -> server.put("ns", "hot-" + (i % HOT_KEYS), Long.toString(System.nanoTime()))));
-        // kept-alive connections, more than the server's event loops so that every loop serves pings; a ping
-        // waiting for a free connection counts that wait
-        ConnectionProvider pingConnections = ConnectionProvider.builder("storm-ping").maxConnections(8)
-                .pendingAcquireMaxCount(-1).build();
-        running.add(pingConnections);
-        HttpClient pinger = HttpClient.create(pingConnections).runOn(pingLoops)
+        // one kept-alive ping at a time; a ping that outlasts the period also counts, as HdrHistogram's
+        // recordValueWithExpectedInterval does, the pings it kept from being sent (so a stall weighs as much
+        // as the pings it delayed, not as one sample)
+        ConnectionProvider pingConnection = ConnectionProvider.builder("storm-ping").maxConnections(1).build();
+        running.add(pingConnection);
+        HttpClient pinger = HttpClient.create(pingConnection).runOn(pingLoops)
                 .baseUrl("http://127.0.0.1:" + http.port());
+        long pingPeriod = TimeUnit.MILLISECONDS.toNanos(PING_EVERY_MS);
         running.add(Flux.interval(Duration.ofMillis(PING_EVERY_MS), pacer).onBackpressureDrop()
-                .flatMap(i -> {
+                .concatMap(i -> {
                     long start = System.nanoTime();
                     Samples target = pingTarget.get();
                     return pinger.get().uri("/ping").responseContent().aggregate().asString()
-                            .doOnNext(body -> target.add(System.nanoTime() - start));
-                }, 256)
+                            .doOnNext(body -> target.addCorrected(System.nanoTime() - start, pingPeriod));
+                }, 0)
                 .subscribe());
         HttpClient streams = HttpClient.create(ConnectionProvider.newConnection()).runOn(clientLoops)
                 .baseUrl("http://127.0.0.1:" + http.port());
@@ -169,7 +189,13 @@ class SubscribeStormTest {
         Samples baselineLag = new Samples();
         pingTarget.set(baselinePing);
         lagTarget.set(baselineLag);
+        Queue<Double> stretches = new ConcurrentLinkedQueue<>();
+        Disposable calibrating = Flux.interval(Duration.ofMillis(200), calibration).onBackpressureDrop()
+                .subscribe(i -> stretches.add(stretch()));
         StepVerifier.create(Mono.delay(PHASE, pacer)).expectNextCount(1).expectComplete().verify(DEADLINE);
+        calibrating.dispose();
+        double stretch = Math.max(1.0, stretches.stream().mapToDouble(Double::doubleValue).sorted()
+                .skip(stretches.size() / 2).findFirst().orElse(1.0));
 
         Samples stormPing = new Samples();
         Samples stormLag = new Samples();
@@ -188,6 +214,11 @@ class SubscribeStormTest {
         lagTarget.set(discard);
 
         awaitHandlerCount(informer, 1);
+        // a ping in flight when the storm ended adds to it when it returns: read the samples once, from here on
+        baselinePing.freeze();
+        baselineLag.freeze();
+        stormPing.freeze();
+        stormLag.freeze();
         long[] subscribe = subscribeNanos.stream().mapToLong(Long::longValue).sorted().toArray();
         log.info("subscribe storm: {} objects, {} round(s) of {} concurrent /stream requests of {} lines in {} ms",
                 OBJECTS, rounds, STREAMS, LINES, stormMillis);
@@ -196,6 +227,8 @@ class SubscribeStormTest {
                 millis(percentile(subscribe, 100)), subscribe.length);
         log.info("/ping: baseline {}; storm {}", baselinePing, stormPing);
         log.info("fast handler lag: baseline {}; storm {}", baselineLag, stormLag);
+        log.info("CPU stretch in the baseline (wall time of {} ms of a thread's CPU, median of {}): {}",
+                CALIBRATION_CPU_MS, stretches.size(), String.format("%.2f", stretch));
 
         assertThat(lines).hasSize(STREAMS * rounds).containsOnly(LINES);
         assertThat(subscribe).hasSize(STREAMS * rounds);
@@ -203,8 +236,11 @@ class SubscribeStormTest {
         assertThat(stormPing.size()).isPositive();
         assertThat(baselineLag.size()).isPositive();
         assertThat(stormLag.size()).isPositive();
-        assertWithinBound("/ping", stormPing, baselinePing);
-        assertWithinBound("fast handler lag", stormLag, baselineLag);
+        // the old code copied the cache on the event loop: 47-85 ms per subscribe at the median
+        assertThat(percentile(subscribe, 50)).as("median subscribe on the event loop, ns")
+                .isLessThan((long) (TimeUnit.MILLISECONDS.toNanos(SUBSCRIBE_P50_MS) * stretch));
+        assertWithinBound("/ping", stormPing, baselinePing, stretch);
+        assertWithinBound("fast handler lag", stormLag, baselineLag, stretch);
         assertThat(informer.handlerCount()).isEqualTo(1);
     }
 
@@ -285,16 +321,35 @@ class SubscribeStormTest {
                 .expectNext(expected).expectComplete().verify(DEADLINE);
     }
 
-    private static void assertWithinBound(String what, Samples storm, Samples baseline) {
+    private static void assertWithinBound(String what, Samples storm, Samples baseline, double stretch) {
         long p99 = storm.p99Millis();
         if (p99 < BOUND_MS) {
             return;
         }
-        long relative = BASELINE_FACTOR * baseline.p99Millis() + BASELINE_SLACK_MS;
-        log.warn("{}: storm p99 {} ms misses the idle bound of {} ms; the machine is loaded (baseline p99 {} ms): "
-                + "asserting < {} x baseline + {} ms = {} ms", what, p99, BOUND_MS, baseline.p99Millis(),
-                BASELINE_FACTOR, BASELINE_SLACK_MS, relative);
+        long relative = Math.max(BASELINE_FACTOR * baseline.p99Millis() + BASELINE_SLACK_MS,
+                (long) (LOADED_FACTOR * BOUND_MS * stretch));
+        log.warn("{}: storm p99 {} ms misses the idle bound of {} ms; the machine is loaded (baseline p99 {} ms, "
+                + "CPU stretch {}): asserting < max({} x baseline + {} ms, {} x {} ms x stretch) = {} ms", what, p99,
+                BOUND_MS, baseline.p99Millis(), String.format("%.2f", stretch), BASELINE_FACTOR, BASELINE_SLACK_MS,
+                LOADED_FACTOR, BOUND_MS, relative);
         assertThat(p99).as("%s p99 during the storm (baseline %s)", what, baseline).isLessThan(relative);
+    }
+
+    /**
+     * How much longer than its CPU time a thread takes now: the wall time of {@value #CALIBRATION_CPU_MS} ms
+     * of this thread's CPU, over that. 1 on an idle machine; the number of runnable threads per core on a
+     * loaded one, which stretches every thread of this JVM (the pipeline under test included) alike.
+     */
+    private static double stretch() {
+        java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long cpuEnd = threads.getCurrentThreadCpuTime() + TimeUnit.MILLISECONDS.toNanos(CALIBRATION_CPU_MS);
+        long start = System.nanoTime();
+        long spins = 0;
+        while (threads.getCurrentThreadCpuTime() < cpuEnd) {
+            spins++;
+        }
+        SPINS.addAndGet(spins);
+        return (System.nanoTime() - start) / (double) TimeUnit.MILLISECONDS.toNanos(CALIBRATION_CPU_MS);
     }
 
     private static long percentile(long[] sorted, int p) {
@@ -319,12 +374,26 @@ class SubscribeStormTest {
             count.incrementAndGet();
         }
 
+        /** {@code nanos}, and for a sample longer than {@code period} also the samples it kept from being taken. */
+        void addCorrected(long nanos, long period) {
+            add(nanos);
+            for (long missed = nanos - period; missed >= period; missed -= period) {
+                add(missed);
+            }
+        }
+
         long size() {
-            return count.get();
+            return frozen != null ? frozen.length : count.get();
+        }
+
+        private long[] frozen;
+
+        void freeze() {
+            frozen = values.stream().mapToLong(Long::longValue).sorted().toArray();
         }
 
         private long[] sorted() {
-            return values.stream().mapToLong(Long::longValue).sorted().toArray();
+            return frozen != null ? frozen : values.stream().mapToLong(Long::longValue).sorted().toArray();
         }
 
         long p99Millis() {

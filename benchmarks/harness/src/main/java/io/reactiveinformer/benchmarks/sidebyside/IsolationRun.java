@@ -202,7 +202,7 @@ public final class IsolationRun {
     }
 
     /** One handler's lag of each counted change (µs, in write order) and how many of them it had not seen. */
-    private record Lags(long[] micros, int unseen) {
+    record Lags(long[] micros, int unseen) {
 
         long[] sorted() {
             long[] sorted = micros.clone();
@@ -213,9 +213,9 @@ public final class IsolationRun {
 
     /**
      * The replay server's record of the stream ({@code /writes?keys=1}: resource version, write time,
-     * object key), in write order, and the lag computation over it.
+     * object key), in write order, and the lag computation over it. {@link StormRun} uses it too.
      */
-    private static final class Writes {
+    static final class Writes {
 
         private final long[] versions;
         private final long[] times;
