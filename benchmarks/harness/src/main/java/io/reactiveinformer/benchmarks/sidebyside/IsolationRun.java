@@ -103,16 +103,12 @@ public final class IsolationRun {
     /** One handler's receive stamps and its work. */
     public final class Handler {
 
-        private final long[] versions;
-        private final long[] times;
+        private final Stamps stamps;
         private final Runnable work;
-        private int size;
         private long handled;
-        private volatile long newest;
 
         private Handler(int capacity, Runnable work) {
-            versions = new long[capacity];
-            times = new long[capacity];
+            stamps = new Stamps(capacity);
             this.work = work;
         }
 
@@ -124,15 +120,7 @@ public final class IsolationRun {
             if (!measuring) {
                 return;
             }
-            long at = Harness.epochMicros();
-            long version = Long.parseLong(resourceVersion);
-            synchronized (this) {
-                if (size < times.length) {
-                    versions[size] = version;
-                    times[size++] = at;
-                }
-            }
-            newest = Math.max(newest, version);
+            stamps.stamp(resourceVersion);
             work.run();
             synchronized (this) {
                 handled++;
@@ -140,7 +128,8 @@ public final class IsolationRun {
         }
 
         synchronized long[][] snapshot() {
-            return new long[][] {Arrays.copyOf(versions, size), Arrays.copyOf(times, size), {handled}};
+            long[][] stamped = stamps.copy();
+            return new long[][] {stamped[0], stamped[1], {handled}};
         }
     }
 
@@ -194,7 +183,7 @@ public final class IsolationRun {
 
     private boolean fastHandlersSaw(long version) {
         for (int i = 0; i < cpuIndex(); i++) {
-            if (handlers[i].newest < version) {
+            if (handlers[i].stamps.newest() < version) {
                 return false;
             }
         }

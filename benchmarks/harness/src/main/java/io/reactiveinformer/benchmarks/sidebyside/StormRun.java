@@ -46,10 +46,7 @@ public final class StormRun {
     private final Harness.Target target;
     private final int events;
     private final long lastVersion;
-    private final long[] versions;
-    private final long[] times;
-    private int size;
-    private volatile long newest;
+    private final Stamps stamps;
     private volatile boolean measuring;
 
     public StormRun(Harness.Target target) throws IOException, InterruptedException {
@@ -58,25 +55,15 @@ public final class StormRun {
         events = (int) Math.ceil(rate * seconds * 100 / 99.0);
         int changes = target.notificationsIn(events);
         lastVersion = target.lastVersion(events);
-        versions = new long[changes];
-        times = new long[changes];
+        stamps = new Stamps(changes);
     }
 
     /** The fast handler's body: stamps each notification once the measure runs. Called by one thread at a time. */
     public Consumer<String> fast() {
         return resourceVersion -> {
-            if (!measuring) {
-                return;
+            if (measuring) {
+                stamps.stamp(resourceVersion);
             }
-            long at = Harness.epochMicros();
-            long version = Long.parseLong(resourceVersion);
-            synchronized (this) {
-                if (size < times.length) {
-                    versions[size] = version;
-                    times[size++] = at;
-                }
-            }
-            newest = Math.max(newest, version);
         };
     }
 
@@ -116,17 +103,14 @@ public final class StormRun {
 
         long deadline = Math.max(System.nanoTime(), began + TimeUnit.SECONDS.toNanos(seconds))
                 + TimeUnit.SECONDS.toNanos(graceSeconds);
-        while (System.nanoTime() < deadline && newest < lastVersion) {
+        while (System.nanoTime() < deadline && stamps.newest() < lastVersion) {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
         }
         long end = Harness.epochMicros();
         measuring = false;
-        long[] seenVersions;
-        long[] seenTimes;
-        synchronized (this) {
-            seenVersions = Arrays.copyOf(versions, size);
-            seenTimes = Arrays.copyOf(times, size);
-        }
+        long[][] seen = stamps.copy();
+        long[] seenVersions = seen[0];
+        long[] seenTimes = seen[1];
         IsolationRun.Writes writes = IsolationRun.Writes.parse(target.get("/writes?keys=1"));
         long[] baseline = writes.lags(seenVersions, seenTimes, writes.first() + Harness.LATENCY_DISCARD_MICROS,
                 stormStart).sorted();
