@@ -24,7 +24,8 @@
 # LAT_COUNT events or LAT_SECONDS of them, whichever is fewer), LAT_COUNT, LAT_SECONDS, PIN_CORES (the matrix
 # also runs this library pinned to that many cores with taskset; 0: not), INFORMERS,
 # SLOW_RATE, SLOW_SECONDS, SLOW_HANDLER_MS, SLOW_SAMPLE_SECONDS, ISO_RATE, ISO_SECONDS, ISO_CPU_MS,
-# ISO_SLEEP_MS, ISO_FAST, ISO_GRACE_S, ISO_RUNS, PHASES (any of "slow threads matrix latency isolation workqueue"),
+# ISO_SLEEP_MS, ISO_FAST, ISO_GRACE_S, ISO_RUNS, STORM_N, STORM_RATE, STORM_SECONDS, STORM_BASELINE_S, STORM_JOINS,
+# STORM_RUNS, PHASES (any of "slow threads matrix latency isolation workqueue storm"; storm only when named),
 # OUT (the results directory), KEEP_RESULTS=1 (re-run only PHASES into OUT: the other phases' rounds
 # in raw.log and the machine record stay, the tables and charts are redrawn from both).
 # The whole script is one function, read in full before it runs: editing this file during a run
@@ -62,6 +63,12 @@ ISO_SLEEP_MS=${ISO_SLEEP_MS:-20}
 ISO_FAST=${ISO_FAST:-8}
 ISO_GRACE_S=${ISO_GRACE_S:-10}
 ISO_RUNS=${ISO_RUNS:-1}
+STORM_N=${STORM_N:-100000}
+STORM_RATE=${STORM_RATE:-200}
+STORM_SECONDS=${STORM_SECONDS:-30}
+STORM_BASELINE_S=${STORM_BASELINE_S:-3}
+STORM_JOINS=${STORM_JOINS:-200}
+STORM_RUNS=${STORM_RUNS:-1}
 PHASES=${PHASES:-"slow threads matrix latency isolation workqueue"}
 MODE=full
 if [[ "${1:-}" == "--smoke" ]]; then
@@ -115,6 +122,7 @@ BEGAN=$(date +%s)
   echo "threads: $INFORMERS informers (one per namespace, empty lists); runs $RUNS"
   echo "slow handler: $SLOW_HANDLER_MS ms per notification, $SLOW_RATE events/s for $SLOW_SECONDS s after a sync of N=$SIDE_N, heap sampled every $SLOW_SAMPLE_SECONDS s; one run, contenders concurrently, beside the threads and matrix phases"
   echo "isolation: $ISO_FAST fast handlers beside one burning $ISO_CPU_MS ms of CPU and one sleeping $ISO_SLEEP_MS ms per notification, $ISO_RATE changes/s for $ISO_SECONDS s after a sync of N=$SIDE_N (up to $ISO_GRACE_S s more for the fast handlers to catch up), first second discarded; runs $ISO_RUNS"
+  echo "storm: $STORM_JOINS handlers added one after another to a running informer synced at N=$STORM_N, beside one fast handler, $STORM_RATE changes/s for $STORM_SECONDS s, the first $STORM_BASELINE_S s without joins (the baseline); runs $STORM_RUNS"
   echo "workqueue: JMH WorkQueueThroughputBenchmark, one fork, 3 warm-up and 5 measured iterations of 1 s, -prof gc"
   echo "phases: $PHASES"
 } > "$OUT/machine.txt"
@@ -315,6 +323,19 @@ if [[ " $PHASES " == *" isolation "* ]]; then
   export BENCH_MODE=isolation
   for RUN in $(seq "$ISO_RUNS"); do interleaved isolation 0 "${LIST[@]}"; done
   phase_time isolation "$t0"
+fi
+
+if [[ " $PHASES " == *" storm "* ]]; then
+  # issue 30: handlers added to a running informer of STORM_N objects (StormRun.java). The Go contender has
+  # no storm mode yet: the JVM contenders only.
+  t0=$(date +%s)
+  stop_servers
+  STORM_EVENTS=$(( STORM_RATE * STORM_SECONDS * 100 / 99 + 200 ))
+  start_server "$BENCH/target/replay/n$STORM_N-m$STORM_EVENTS-s$SEED" "$STORM_N" "$STORM_EVENTS"
+  mapfile -t LIST < <(informer_contenders 1 | grep -v '^client-go|')
+  export BENCH_MODE=storm STORM_RATE STORM_SECONDS STORM_BASELINE_S STORM_JOINS
+  for RUN in $(seq "$STORM_RUNS"); do interleaved storm 0 "${LIST[@]}"; done
+  phase_time storm "$t0"
 fi
 stop_servers
 

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import reactor.core.Disposable;
 import reactor.core.Disposables;
 import reactor.core.publisher.Mono;
@@ -35,6 +36,7 @@ public final class ReactiveInformerContender {
                 case LATENCY -> h.report("reactive-informer", round, latency(t));
                 case THREADS -> h.report("reactive-informer", round, threads(t));
                 case ISOLATION -> h.report("reactive-informer", round, isolation(t));
+                case STORM -> h.report("reactive-informer", round, storm(t));
                 case SLOW -> {
                     boolean unbounded = "unbounded".equals(Harness.env("OUR_POLICY", "coalesce"));
                     h.report(unbounded ? "reactive-informer-unbounded" : "reactive-informer", round, slow(t, unbounded));
@@ -151,6 +153,30 @@ public final class ReactiveInformerContender {
         factory.waitForCacheSync().block(Duration.ofMinutes(10));
         counters.awaitListed();
         Map<String, Object> m = run.run();
+        subscriptions.dispose();
+        factory.shutdown().block(Duration.ofSeconds(30));
+        client.close();
+        return m;
+    }
+
+    /** Handlers added with {@code notifications().subscribe}, default options, as a per-request endpoint would. */
+    private static Map<String, Object> storm(Harness.Target t) throws Exception {
+        StormRun run = new StormRun(t);
+        KubernetesClient client = KubernetesClient.create(ClientConfig.forServer(t.server()));
+        SharedInformerFactory factory = SharedInformerFactory.builder(client).build();
+        SharedIndexInformer<V1Pod> pods = factory.informer(V1Pod.class);
+        Counters counters = new Counters(1, t.objects(), 0);
+        Consumer<String> fast = run.fast();
+        Disposable.Composite subscriptions = Disposables.composite();
+        subscriptions.add(pods.notifications().subscribe(n -> {
+            fast.accept(object(n).getMetadata().getResourceVersion());
+            counters.count(0);
+        }));
+        factory.start();
+        factory.waitForCacheSync().block(Duration.ofMinutes(10));
+        counters.awaitListed();
+        Map<String, Object> m = run.run((i, handler) -> subscriptions.add(pods.notifications()
+                .subscribe(n -> handler.accept(object(n).getMetadata().getResourceVersion()))));
         subscriptions.dispose();
         factory.shutdown().block(Duration.ofSeconds(30));
         client.close();

@@ -33,6 +33,7 @@ import java.util.Properties;
  * but their watch stream is not played), {@code SYNC_DEADLINE_S}, {@code LAT_RATE}/{@code LAT_COUNT},
  * {@code INFORMERS}, {@code SLOW_RATE}/{@code SLOW_SECONDS}/{@code SLOW_HANDLER_MS}/{@code SLOW_SAMPLE_SECONDS},
  * {@code ISO_RATE}/{@code ISO_SECONDS}/{@code ISO_CPU_MS}/{@code ISO_SLEEP_MS}/{@code ISO_FAST}/{@code ISO_GRACE_S},
+ * {@code STORM_RATE}/{@code STORM_SECONDS}/{@code STORM_BASELINE_S}/{@code STORM_JOINS},
  * {@code CONTENDER_LABEL} (the contender's name in the results, for a variant such as one pinned to a core).
  */
 public final class Harness {
@@ -48,7 +49,9 @@ public final class Harness {
         /** Heap growth over {@code SLOW_SECONDS} with one handler that takes {@code SLOW_HANDLER_MS} a notification. */
         SLOW,
         /** Lag of fast handlers beside a CPU-bound and a blocking one at {@code ISO_RATE} changes/s ({@link IsolationRun}). */
-        ISOLATION
+        ISOLATION,
+        /** {@code STORM_JOINS} handlers added to a running informer: the calls, their initial lists, a fast handler's lag ({@link StormRun}). */
+        STORM
     }
 
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();

@@ -103,16 +103,12 @@ public final class IsolationRun {
     /** One handler's receive stamps and its work. */
     public final class Handler {
 
-        private final long[] versions;
-        private final long[] times;
+        private final Stamps stamps;
         private final Runnable work;
-        private int size;
         private long handled;
-        private volatile long newest;
 
         private Handler(int capacity, Runnable work) {
-            versions = new long[capacity];
-            times = new long[capacity];
+            stamps = new Stamps(capacity);
             this.work = work;
         }
 
@@ -124,15 +120,7 @@ public final class IsolationRun {
             if (!measuring) {
                 return;
             }
-            long at = Harness.epochMicros();
-            long version = Long.parseLong(resourceVersion);
-            synchronized (this) {
-                if (size < times.length) {
-                    versions[size] = version;
-                    times[size++] = at;
-                }
-            }
-            newest = Math.max(newest, version);
+            stamps.stamp(resourceVersion);
             work.run();
             synchronized (this) {
                 handled++;
@@ -140,7 +128,8 @@ public final class IsolationRun {
         }
 
         synchronized long[][] snapshot() {
-            return new long[][] {Arrays.copyOf(versions, size), Arrays.copyOf(times, size), {handled}};
+            long[][] stamped = stamps.copy();
+            return new long[][] {stamped[0], stamped[1], {handled}};
         }
     }
 
@@ -194,7 +183,7 @@ public final class IsolationRun {
 
     private boolean fastHandlersSaw(long version) {
         for (int i = 0; i < cpuIndex(); i++) {
-            if (handlers[i].newest < version) {
+            if (handlers[i].stamps.newest() < version) {
                 return false;
             }
         }
@@ -202,7 +191,7 @@ public final class IsolationRun {
     }
 
     /** One handler's lag of each counted change (µs, in write order) and how many of them it had not seen. */
-    private record Lags(long[] micros, int unseen) {
+    record Lags(long[] micros, int unseen) {
 
         long[] sorted() {
             long[] sorted = micros.clone();
@@ -213,9 +202,9 @@ public final class IsolationRun {
 
     /**
      * The replay server's record of the stream ({@code /writes?keys=1}: resource version, write time,
-     * object key), in write order, and the lag computation over it.
+     * object key), in write order, and the lag computation over it. {@link StormRun} uses it too.
      */
-    private static final class Writes {
+    static final class Writes {
 
         private final long[] versions;
         private final long[] times;

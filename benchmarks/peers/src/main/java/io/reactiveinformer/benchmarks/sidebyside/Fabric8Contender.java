@@ -32,6 +32,7 @@ public final class Fabric8Contender {
                 case THREADS -> threads(t);
                 case SLOW -> slow(t);
                 case ISOLATION -> isolation(t);
+                case STORM -> storm(t);
             };
             h.report("fabric8", round, m);
         }
@@ -178,6 +179,26 @@ public final class Fabric8Contender {
         pods.start().toCompletableFuture().get(10, TimeUnit.MINUTES);
         counters.awaitListed();
         Map<String, Object> m = run.run();
+        pods.close();
+        client.close();
+        return m;
+    }
+
+    /** Handlers added with {@code addEventHandler}, which replays the cache to each new handler. */
+    private static Map<String, Object> storm(Harness.Target t) throws Exception {
+        StormRun run = new StormRun(t);
+        KubernetesClient client = client(t);
+        SharedIndexInformer<Pod> pods = client.pods().inAnyNamespace().runnableInformer(0);
+        Counters counters = new Counters(1, t.objects(), 0);
+        Consumer<String> fast = run.fast();
+        pods.addEventHandler(handler(p -> {
+            fast.accept(p.getMetadata().getResourceVersion());
+            counters.count(0);
+        }));
+        pods.start().toCompletableFuture().get(10, TimeUnit.MINUTES);
+        counters.awaitListed();
+        Map<String, Object> m = run.run((i, handler) -> pods.addEventHandler(
+                handler(p -> handler.accept(p.getMetadata().getResourceVersion()))));
         pods.close();
         client.close();
         return m;

@@ -37,6 +37,7 @@ public final class OfficialJavaContender {
                 case THREADS -> threads(t);
                 case SLOW -> slow(t);
                 case ISOLATION -> isolation(t);
+                case STORM -> storm(t);
             };
             h.report("official-java", round, m);
         }
@@ -215,6 +216,27 @@ public final class OfficialJavaContender {
         awaitSynced(pods, System.nanoTime());
         counters.awaitListed();
         Map<String, Object> m = run.run();
+        close(factory, api);
+        return m;
+    }
+
+    /** Handlers added with {@code addEventHandler}, which replays the cache to each new handler. */
+    private static Map<String, Object> storm(Harness.Target t) throws Exception {
+        StormRun run = new StormRun(t);
+        ApiClient api = api(t);
+        SharedInformerFactory factory = new SharedInformerFactory(api);
+        SharedIndexInformer<V1Pod> pods = informer(factory, api, null);
+        Counters counters = new Counters(1, t.objects(), 0);
+        Consumer<String> fast = run.fast();
+        pods.addEventHandler(handler(p -> {
+            fast.accept(p.getMetadata().getResourceVersion());
+            counters.count(0);
+        }));
+        factory.startAllRegisteredInformers();
+        awaitSynced(pods, System.nanoTime());
+        counters.awaitListed();
+        Map<String, Object> m = run.run((i, handler) -> pods.addEventHandler(
+                handler(p -> handler.accept(p.getMetadata().getResourceVersion()))));
         close(factory, api);
         return m;
     }
