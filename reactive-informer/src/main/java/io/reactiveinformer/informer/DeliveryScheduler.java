@@ -23,9 +23,11 @@ import reactor.core.scheduler.Schedulers;
 final class DeliveryScheduler {
 
     private static final class Holder {
-        static final Scheduler SHARED = Schedulers.fromExecutorService(
-                new ForkJoinPool(Runtime.getRuntime().availableProcessors(), DeliveryThread::new, null, true),
-                "informer-delivery");
+        static final Scheduler SHARED = pool("informer-delivery", Runtime.getRuntime().availableProcessors());
+    }
+
+    private static final class InitialStateHolder {
+        static final Scheduler SHARED = pool("informer-initial", Math.max(1, Runtime.getRuntime().availableProcessors() / 2));
     }
 
     private DeliveryScheduler() {
@@ -35,11 +37,28 @@ final class DeliveryScheduler {
         return Holder.SHARED;
     }
 
+    /**
+     * Where new subscribers' initial states (the cache as adds) are handed over when the delivery scheduler
+     * is the default one: a second pool, of half the cores. Two hundred subscribers joining an informer of
+     * 100,000 objects are twenty million notifications; on the delivery pool, the apply loop and every
+     * existing subscriber would queue behind their time slices (measured: a fast handler's lag p99 11.7 s
+     * during such a storm). Here they share at most half the cores among themselves, and live changes keep
+     * the delivery pool.
+     */
+    static Scheduler sharedInitialState() {
+        return InitialStateHolder.SHARED;
+    }
+
+    private static Scheduler pool(String name, int threads) {
+        return Schedulers.fromExecutorService(
+                new ForkJoinPool(threads, pool -> new DeliveryThread(pool, name), null, true), name);
+    }
+
     private static final class DeliveryThread extends ForkJoinWorkerThread implements NonBlocking {
 
-        DeliveryThread(ForkJoinPool pool) {
+        DeliveryThread(ForkJoinPool pool, String name) {
             super(pool);
-            setName("informer-delivery-" + getPoolIndex());
+            setName(name + "-" + getPoolIndex());
             setDaemon(true);
         }
     }

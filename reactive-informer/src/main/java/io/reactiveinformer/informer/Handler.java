@@ -32,14 +32,15 @@ final class Handler<T extends KubernetesObject> implements SubscriberBuffer.Owne
     private volatile Runnable unobserve = () -> { };
 
     Handler(String informer, HandlerRegistration<T> registration, SharedProcessor<T> processor, UserCode userCode,
-            LongSupplier clock, Scheduler scheduler, CoreSubscriber<? super Notification<T>> actual) {
+            LongSupplier clock, Scheduler scheduler, Scheduler initialStateScheduler,
+            CoreSubscriber<? super Notification<T>> actual) {
         this.registration = registration;
         this.processor = processor;
         this.userCode = userCode;
         this.clock = clock;
         SubscriberOptions options = registration.options();
         this.buffer = new SubscriberBuffer<>(informer, registration.name(), PendingNotifications.of(options),
-                scheduler, options.syncMarker(), this, actual);
+                scheduler, initialStateScheduler, options.syncMarker(), this, actual);
     }
 
     HandlerRegistration<T> registration() {

@@ -21,6 +21,7 @@ final class HandlerSubscriptions<T extends KubernetesObject> {
 
     private final String informer;
     private final Scheduler deliveryScheduler;
+    private final Scheduler initialStateScheduler;
     private final Scheduler blockingScheduler;
     private final SharedProcessor<T> processor;
     private final ResyncSchedule<T> resync;
@@ -28,11 +29,13 @@ final class HandlerSubscriptions<T extends KubernetesObject> {
     private final InformerMetrics metrics;
     private final LongSupplier clock;
 
-    HandlerSubscriptions(String informer, Scheduler deliveryScheduler, Scheduler blockingScheduler,
+    HandlerSubscriptions(String informer, Scheduler deliveryScheduler, Scheduler initialStateScheduler,
+                         Scheduler blockingScheduler,
                          SharedProcessor<T> processor, ResyncSchedule<T> resync, UserCode userCode,
                          InformerMetrics metrics, LongSupplier clock) {
         this.informer = informer;
         this.deliveryScheduler = deliveryScheduler;
+        this.initialStateScheduler = initialStateScheduler;
         this.blockingScheduler = blockingScheduler;
         this.processor = processor;
         this.resync = resync;
@@ -43,8 +46,10 @@ final class HandlerSubscriptions<T extends KubernetesObject> {
 
     /** Adds a handler for {@code registration}, whose notifications {@code actual} subscribed to. */
     Handler<T> activate(HandlerRegistration<T> registration, CoreSubscriber<? super Notification<T>> actual) {
+        boolean blocking = registration.options().blockingHandler();
         Handler<T> handler = new Handler<>(informer, registration, processor, userCode, clock,
-                registration.options().blockingHandler() ? blockingScheduler : deliveryScheduler, actual);
+                blocking ? blockingScheduler : deliveryScheduler, blocking ? blockingScheduler : initialStateScheduler,
+                actual);
         handler.observedBy(metrics.subscriberAdded(registration.name(), handler.buffer::depth, handler::lag));
         try {
             actual.onSubscribe(handler.buffer);

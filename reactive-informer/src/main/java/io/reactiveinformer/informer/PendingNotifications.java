@@ -103,9 +103,14 @@ abstract class PendingNotifications<T extends KubernetesObject> {
         return liveDepth() + (snapshot == null ? 0 : snapshot.size() - snapshotNext);
     }
 
+    /** Whether part of the initial state (its objects or the marker after them) is still to be handed over. */
+    final boolean inInitialState() {
+        return snapshotSource != null || snapshot != null || syncedAfterSnapshot;
+    }
+
     /** When the oldest pending notification was offered; {@link #NONE} when nothing is pending. */
     final long oldestNanos() {
-        return snapshotSource != null || snapshot != null || syncedAfterSnapshot ? snapshotNanos : oldestLiveNanos();
+        return inInitialState() ? snapshotNanos : oldestLiveNanos();
     }
 
     final void clear() {

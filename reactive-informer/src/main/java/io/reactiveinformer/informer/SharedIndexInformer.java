@@ -139,8 +139,8 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         InformerMetrics metrics = userCode.guard(registerMetrics(builder.metrics));
         this.applyLoop = new ApplyLoop<>(name, indexer, new DeltaApplier<>(indexer), processor, resync, state, this::stop);
         this.feed = new ReflectorFeed<>(name, fifo, metrics, state);
-        this.subscriptions = new HandlerSubscriptions<>(name, deliveryScheduler, builder.blockingScheduler, processor,
-                resync, userCode, metrics, clock);
+        this.subscriptions = new HandlerSubscriptions<>(name, deliveryScheduler, builder.initialStateScheduler(),
+                builder.blockingScheduler, processor, resync, userCode, metrics, clock);
     }
 
     /** Lets the apply loop admit joining handlers; the FIFO is built after the processor that calls this. */
@@ -461,6 +461,12 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
          */
         Scheduler observerScheduler() {
             return blockingSchedulerSet || !schedulerSet ? blockingScheduler : scheduler;
+        }
+
+        /** The default delivery pool's partner for initial states; else the delivery scheduler itself. */
+        Scheduler initialStateScheduler() {
+            Scheduler delivery = deliveryScheduler();
+            return delivery == DeliveryScheduler.shared() ? DeliveryScheduler.sharedInitialState() : delivery;
         }
 
         Scheduler deliveryScheduler() {

@@ -43,6 +43,11 @@ final class SharedProcessor<T extends KubernetesObject> {
     /** Set under {@code membership}, read anywhere; once true no handler joins. */
     private volatile boolean closed;
     private final Queue<Handler<T>> joining = new ConcurrentLinkedQueue<>();
+    /**
+     * Handlers that asked to join and are neither admitted nor gone: queued, or taken by the apply loop and
+     * not in the array yet. Guarded by {@code membership}, so that {@link #size()} never misses one.
+     */
+    private int joiningCount;
 
     /**
      * @param cache         a snapshot of the cache, taken on the apply loop
@@ -62,6 +67,9 @@ final class SharedProcessor<T extends KubernetesObject> {
      * On a closed processor the handler gets the (frozen) cache and completes.
      */
     void join(Handler<T> handler) {
+        synchronized (membership) {
+            joiningCount++;
+        }
         joining.offer(handler);
         if (closed) {
             completeJoiners();
@@ -95,6 +103,7 @@ final class SharedProcessor<T extends KubernetesObject> {
         }
         boolean completeAll;
         synchronized (membership) {
+            joiningCount -= batch.size();
             completeAll = closed;
             if (!closed) {
                 List<Handler<T>> admitted = new ArrayList<>(handlers.length + batch.size());
@@ -156,7 +165,9 @@ final class SharedProcessor<T extends KubernetesObject> {
     void remove(Handler<T> handler) {
         synchronized (membership) {
             handler.removed = true;
-            joining.remove(handler);
+            if (joining.remove(handler)) {
+                joiningCount--;
+            }
             Handler<T>[] current = handlers;
             int i = Arrays.asList(current).indexOf(handler);
             if (i < 0) {
@@ -190,6 +201,9 @@ final class SharedProcessor<T extends KubernetesObject> {
         boolean isSynced = synced.getAsBoolean();
         long now = clock.getAsLong();
         for (Handler<T> handler; (handler = joining.poll()) != null; ) {
+            synchronized (membership) {
+                joiningCount--;
+            }
             handler.buffer.startFrom(cache, isSynced, now);
             handler.buffer.complete();
         }
@@ -202,6 +216,8 @@ final class SharedProcessor<T extends KubernetesObject> {
 
     /** Handlers receiving notifications or about to: the joined ones and those queued to join. */
     int size() {
-        return handlers.length + joining.size();
+        synchronized (membership) {
+            return handlers.length + joiningCount;
+        }
     }
 }

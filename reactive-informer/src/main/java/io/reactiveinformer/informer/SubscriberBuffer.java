@@ -70,6 +70,7 @@ final class SubscriberBuffer<T extends KubernetesObject> implements Subscription
     private final PendingNotifications<T> pending;
     private final Object pendingLock = new Object();
     private final Scheduler scheduler;
+    private final Scheduler initialStateScheduler;
     private final boolean syncMarker;
     private final Owner owner;
     private final CoreSubscriber<? super Notification<T>> actual;
@@ -95,15 +96,19 @@ final class SubscriberBuffer<T extends KubernetesObject> implements Subscription
     private volatile boolean signalled;
 
     /**
-     * @param scheduler  runs the drain task
-     * @param syncMarker whether the subscriber receives {@link Notification.Synced} at the sync point
+     * @param scheduler             runs the drain task
+     * @param initialStateScheduler runs it instead while the initial state is being handed over, so that
+     *                              joining subscribers do not queue ahead of live changes
+     * @param syncMarker            whether the subscriber receives {@link Notification.Synced} at the sync point
      */
     SubscriberBuffer(String informerName, String name, PendingNotifications<T> pending, Scheduler scheduler,
-                     boolean syncMarker, Owner owner, CoreSubscriber<? super Notification<T>> actual) {
+                     Scheduler initialStateScheduler, boolean syncMarker, Owner owner,
+                     CoreSubscriber<? super Notification<T>> actual) {
         this.informerName = informerName;
         this.name = name;
         this.pending = pending;
         this.scheduler = scheduler;
+        this.initialStateScheduler = initialStateScheduler;
         this.syncMarker = syncMarker;
         this.owner = owner;
         this.actual = actual;
@@ -240,7 +245,11 @@ final class SubscriberBuffer<T extends KubernetesObject> implements Subscription
      */
     private void reschedule() {
         try {
-            scheduler.schedule(this);
+            boolean initialState;
+            synchronized (pendingLock) {
+                initialState = pending.inInitialState();
+            }
+            (initialState ? initialStateScheduler : scheduler).schedule(this);
         } catch (RejectedExecutionException e) {
             log.warn("{}: subscriber {} ends: its scheduler rejected its drain task", informerName, name, e);
             // No subscription is handed over: Reactor's hook would cancel it, and the subscriber must hear why.

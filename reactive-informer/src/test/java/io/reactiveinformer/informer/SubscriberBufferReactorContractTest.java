@@ -57,7 +57,8 @@ class SubscriberBufferReactorContractTest {
     /** A started buffer delivering on the calling thread, as the informer creates it. */
     private SubscriberBuffer<V1Pod> buffer(TestSubscriber<Notification<V1Pod>> subscriber) {
         SubscriberBuffer<V1Pod> buffer = new SubscriberBuffer<>("pods", "h",
-                PendingNotifications.of(SubscriberOptions.defaults()), Schedulers.immediate(), false, owner, subscriber);
+                PendingNotifications.of(SubscriberOptions.defaults()), Schedulers.immediate(), Schedulers.immediate(), false,
+                owner, subscriber);
         subscriber.onSubscribe(buffer);
         buffer.start();
         return buffer;
