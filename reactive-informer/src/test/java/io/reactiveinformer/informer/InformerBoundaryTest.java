@@ -17,6 +17,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
@@ -28,6 +30,8 @@ import reactor.test.StepVerifier;
  * scheduler that refuses work stops the informer loudly instead of silently freezing it.
  */
 class InformerBoundaryTest {
+
+    private static final Logger log = LoggerFactory.getLogger(InformerBoundaryTest.class);
 
     /** A liveness bound, not a speed claim. */
     private static final Duration DEADLINE = Duration.ofSeconds(30);
@@ -135,13 +139,19 @@ class InformerBoundaryTest {
             Recorder fast = new Recorder();
             informer.notifications(SubscriberOptions.defaults().unbounded()).subscribe(fast);
 
+            long start = System.nanoTime();
             running = informer.start();
             // Inline observers would need 2,000 × 50 ms for the errors alone.
             StepVerifier.create(informer.hasSynced()).expectComplete().verify(Duration.ofSeconds(20));
+            log.info("synced {} objects in {} ms beside observers sleeping 50 ms per element",
+                    objects, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+            long written = System.nanoTime();
             for (int i = 0; i < 50; i++) {
                 server.put("a", "p" + i, "2");
             }
             assertThat(fast.awaitCount(objects + 50)).isTrue();
+            log.info("the fast handler had all 50 later changes {} ms after they were written",
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - written));
             assertThat(fast.view()).hasSize(objects).containsEntry("a/p49", "2").containsEntry("a/p50", "1");
             assertThat(informer.health().userCodeErrors()).isGreaterThanOrEqualTo(objects);
             assertThat(errorsSeen.get()).isPositive();
