@@ -27,6 +27,7 @@ import org.springframework.http.codec.ServerSentEvent;
 import org.springframework.web.filter.reactive.ServerWebExchangeContextFilter;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The client, the informer factory, the lifecycle that starts and stops informers (and controllers),
@@ -119,9 +120,14 @@ public class ReactiveInformerAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         InformerSse informerSse(ReactiveInformerProperties properties,
-                                @Qualifier(SCHEDULER_BEAN) ObjectProvider<Scheduler> scheduler) {
-            return new InformerSse(properties.getSse().getHeartbeat(), properties.getSse().getIdleTimeout(),
-                    properties.getBufferPolicy(), timers(scheduler));
+                                @Qualifier(SCHEDULER_BEAN) ObjectProvider<Scheduler> scheduler,
+                                ObjectProvider<JsonMapper> mapper) {
+            JsonMapper json = mapper.getIfAvailable();
+            return json == null
+                    ? new InformerSse(properties.getSse().getHeartbeat(), properties.getSse().getIdleTimeout(),
+                            properties.getBufferPolicy(), timers(scheduler))
+                    : new InformerSse(properties.getSse().getHeartbeat(), properties.getSse().getIdleTimeout(),
+                            properties.getBufferPolicy(), timers(scheduler), json);
         }
 
         /**
