@@ -9,6 +9,7 @@ module io.reactiveinformer.test.junit {
     requires io.netty.transport;
     requires reactor.netty.core;
     requires reactor.netty.http;
+    requires java.management;
 
     exports io.reactiveinformer.test.junit;
 }

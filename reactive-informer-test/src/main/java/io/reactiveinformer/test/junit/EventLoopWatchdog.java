@@ -2,6 +2,8 @@ package io.reactiveinformer.test.junit;
 
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.EventExecutorGroup;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +30,9 @@ import reactor.netty.resources.LoopResources;
  * <p>A probe also waits when the loop is not at fault: many short tasks queued before it, the loop thread
  * descheduled by a loaded machine, the whole JVM stopped for a garbage collection. The last two stop or slow
  * the watchdog too: a probe during whose wait the watchdog itself woke up more than {@code sampleAfterNanos}
- * late is not reported.
+ * late is not reported. And a probe is reported only if the loop thread itself used at least
+ * {@code sampleAfterNanos} of CPU while it waited: a loop that was runnable but not given a core (beside
+ * {@code stress-ng}, say) or stopped by a collection ran no code that long, whatever the wall clock says.
  */
 final class EventLoopWatchdog {
 
@@ -39,6 +43,7 @@ final class EventLoopWatchdog {
     }
 
     private static final EventLoopWatchdog INSTANCE = new EventLoopWatchdog();
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private final Set<EventExecutorGroup> groups = new CopyOnWriteArraySet<>();
     private final Map<EventExecutor, Probe> probes = new ConcurrentHashMap<>();
@@ -188,6 +193,7 @@ final class EventLoopWatchdog {
         private volatile Thread loopThread;
         // guarded by this
         private long submittedAt;  // 0: none outstanding
+        private long cpuAtSubmit = -1;  // the loop thread's CPU time then; -1: unknown
         private final List<StackTraceElement[]> samples = new ArrayList<>();
 
         Probe(EventExecutor loop) {
@@ -197,6 +203,7 @@ final class EventLoopWatchdog {
         synchronized void tick(long now) {
             if (submittedAt == 0) {
                 submittedAt = now;
+                cpuAtSubmit = cpuTime(loopThread);
                 try {
                     loop.execute(this);
                 } catch (RejectedExecutionException shutDown) {
@@ -235,8 +242,20 @@ final class EventLoopWatchdog {
             if (delay <= sampleAfterNanos || lastLateWakeUp >= submittedAt || !sawBusy(samples)) {
                 return null;  // not late, or late with the watchdog (a GC, a loaded machine), or not seen running
             }
+            long cpu = cpuTime(loopThread);
+            if (cpuAtSubmit >= 0 && cpu >= 0 && cpu - cpuAtSubmit < sampleAfterNanos) {
+                return null;  // late, but the loop ran less than the bound: it waited for a core, not on a task
+            }
             return new Stall(loopThread.getName(), delay, now, List.copyOf(samples));
         }
+    }
+
+    /** {@code thread}'s CPU time in nanoseconds; -1 when unknown (no thread yet, or not measurable here). */
+    private static long cpuTime(Thread thread) {
+        if (thread == null || !THREADS.isThreadCpuTimeSupported()) {
+            return -1;
+        }
+        return THREADS.getThreadCpuTime(thread.getId());
     }
 
     /**
