@@ -22,8 +22,8 @@ import reactor.core.scheduler.Scheduler;
  *
  * <p><b>Threading.</b> {@code startFrom}, {@code offer}, {@code offerSynced} and {@code overflow} are
  * called by the informer's apply loop, one at a time; {@code complete} also by the thread that stops the
- * informer. None of them waits for the subscriber or does more than O(1) work. The pending notifications are guarded by a
- * private lock, held only for a map or queue operation, never while the subscriber runs. The drain task
+ * informer. None of them waits for the subscriber or does more than O(1) work. The pending notifications
+ * are guarded by a private lock, held only for a map or queue operation, never while the subscriber runs. The drain task
  * is serialized by a work-in-progress counter and is <em>scheduled</em> on the {@link Scheduler} each
  * time it has work, not pinned to one of its workers: it delivers for about a millisecond (at least one
  * notification) and then, if more is pending, schedules itself again and returns. So a subscriber whose
@@ -32,7 +32,9 @@ import reactor.core.scheduler.Scheduler;
  * of its handler calls, never by its backlog (a pinned worker would make every subscriber that shares
  * its thread wait for the slow one's whole backlog). The subscriber is called one signal at a time,
  * possibly on a different thread of the scheduler each run (each run happens after the previous one,
- * through the counter); its failure reaches neither the informer nor other subscribers.
+ * through the counter); its failure reaches neither the informer nor other subscribers. While the
+ * subscriber's initial state is still being handed over, the task runs on the initial-state scheduler
+ * instead, so that joining subscribers never queue ahead of live changes on the delivery threads.
  *
  * <p><b>Rule 3.9.</b> A {@code request(n)} with {@code n <= 0} ends the subscriber with an
  * {@link IllegalArgumentException}, as the Reactive Streams specification requires, where Reactor's
