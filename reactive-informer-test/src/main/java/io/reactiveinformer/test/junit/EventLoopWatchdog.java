@@ -30,9 +30,11 @@ import reactor.netty.resources.LoopResources;
  * <p>A probe also waits when the loop is not at fault: many short tasks queued before it, the loop thread
  * descheduled by a loaded machine, the whole JVM stopped for a garbage collection. The last two stop or slow
  * the watchdog too: a probe during whose wait the watchdog itself woke up more than {@code sampleAfterNanos}
- * late is not reported. And a probe is reported only if the loop thread itself used at least
- * {@code sampleAfterNanos} of CPU while it waited: a loop that was runnable but not given a core (beside
- * {@code stress-ng}, say) or stopped by a collection ran no code that long, whatever the wall clock says.
+ * late is not reported when the loop thread's CPU time cannot be read. Where it can (HotSpot on Linux), that
+ * is the measure instead: a probe is reported only if the loop thread itself used at least
+ * {@code sampleAfterNanos} of CPU while it waited. A loop that was runnable but not given a core (beside
+ * {@code stress-ng}, say) or stopped at a safepoint ran no code that long, whatever the wall clock says, and a
+ * loop that did is reported even if the watchdog was held up meanwhile.
  */
 final class EventLoopWatchdog {
 
@@ -239,12 +241,15 @@ final class EventLoopWatchdog {
         // guarded by this
         private Stall stall(long now) {
             long delay = now - submittedAt;
-            if (delay <= sampleAfterNanos || lastLateWakeUp >= submittedAt || !sawBusy(samples)) {
-                return null;  // not late, or late with the watchdog (a GC, a loaded machine), or not seen running
+            if (delay <= sampleAfterNanos || !sawBusy(samples)) {
+                return null;  // not late, or not seen running
             }
             long cpu = cpuTime(loopThread);
-            if (cpuAtSubmit >= 0 && cpu >= 0 && cpu - cpuAtSubmit < sampleAfterNanos) {
-                return null;  // late, but the loop ran less than the bound: it waited for a core, not on a task
+            boolean cpuKnown = cpuAtSubmit >= 0 && cpu >= 0;
+            if (cpuKnown ? cpu - cpuAtSubmit < sampleAfterNanos : lastLateWakeUp >= submittedAt) {
+                // the loop ran less than the bound (it waited for a core, or the JVM was stopped), or, without
+                // CPU times, the watchdog was late too (a collection, a loaded machine)
+                return null;
             }
             return new Stall(loopThread.getName(), delay, now, List.copyOf(samples));
         }
