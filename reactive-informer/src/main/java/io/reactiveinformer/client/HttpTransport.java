@@ -6,6 +6,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelOption;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import io.reactiveinformer.api.AuthenticationException;
@@ -28,6 +29,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
 import java.util.function.UnaryOperator;
+import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLHandshakeException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,6 +37,7 @@ import reactor.blockhound.BlockHound;
 import reactor.blockhound.integration.BlockHoundIntegration;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 import reactor.netty.ByteBufFlux;
 import reactor.netty.http.Http2SslContextSpec;
 import reactor.netty.http.HttpProtocol;
@@ -51,7 +54,9 @@ import reactor.netty.resources.LoopResources;
  *
  * <p>Threading: responses are decoded on the Netty event loop of their connection, in the order the
  * bytes arrive; nothing here blocks. Obtaining a token may hop to boundedElastic (see
- * {@link io.reactiveinformer.config.Credentials}); the request is then sent from there.
+ * {@link io.reactiveinformer.config.Credentials}); the request is then sent from there. A TLS
+ * handshake's delegated tasks (certificate checks, signatures) run on boundedElastic
+ * ({@link OffloadingSslContext}).
  */
 final class HttpTransport {
 
@@ -99,13 +104,24 @@ final class HttpTransport {
                 .headers(h -> h.set(HttpHeaderNames.ACCEPT, "application/json")
                         .set(HttpHeaderNames.USER_AGENT, "reactive-informer/0.1"));
         if ("https".equals(server.getScheme())) {
-            client = client.protocol(HttpProtocol.H2, HttpProtocol.HTTP11)
-                    .secure(spec -> spec.sslContext(Http2SslContextSpec.forClient().configure(this::configureTls)));
+            SslContext tls = tlsContext();
+            client = client.protocol(HttpProtocol.H2, HttpProtocol.HTTP11).secure(spec -> spec.sslContext(tls));
         }
         if (loops != null) {
             client = client.runOn(loops);
         }
         this.http = customizer.apply(client);
+    }
+
+    /** The configuration's TLS, with the handshake's CPU-heavy steps on boundedElastic, not on an event loop. */
+    private SslContext tlsContext() {
+        try {
+            return new OffloadingSslContext(Http2SslContextSpec.forClient().configure(this::configureTls).sslContext(),
+                    task -> Schedulers.boundedElastic().schedule(task));
+        } catch (SSLException e) {
+            throw new ConfigException("the TLS configuration for " + config.server() + " is unusable: " + e.getMessage(),
+                    e);
+        }
     }
 
     private SslContextBuilder configureTls(SslContextBuilder builder) {
