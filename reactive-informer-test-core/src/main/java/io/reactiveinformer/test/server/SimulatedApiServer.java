@@ -35,10 +35,10 @@ import reactor.netty.http.server.HttpServerResponse;
  * and a scheduler whose clock is deterministic (e.g. a {@code VirtualTimeScheduler}), the same
  * requests get the same bytes.
  *
- * <p>Threading: requests are served on Netty event loops and never block, except reads other than
- * watches (LIST, GET, discovery), which are answered on {@link Schedulers#boundedElastic()} so that a
- * large LIST does not hold a loop the client under test may share; delays, timeouts and bookmarks run
- * on the state's scheduler. A watcher's events are written as its connection accepts
+ * <p>Threading: a request is received, recorded and given its fault on a Netty event loop, in arrival
+ * order, and answered on {@link Schedulers#boundedElastic()}, so that neither a large LIST nor the state's
+ * lock holds a loop the client under test may share; delays, timeouts and bookmarks run on the state's
+ * scheduler. A watcher's events are written as its connection accepts
  * them; one that falls behind the history window is closed with a 410 {@code ERROR} event.
  *
  * <p>This class is the server's lifecycle (listening, connections, closing) and the first steps of
@@ -169,22 +169,18 @@ public final class SimulatedApiServer implements AutoCloseable {
         String accept = req.requestHeaders().get(HttpHeaderNames.ACCEPT);
         String contentType = req.requestHeaders().get(HttpHeaderNames.CONTENT_TYPE);
         String userAgent = req.requestHeaders().get(HttpHeaderNames.USER_AGENT);
-        if (info.method().equals("GET") && !info.isWatch()) {
-            // A read is O(what it returns): a 100,000-pod LIST held the event loop for over a second,
-            // and in tests the client under test shares Reactor Netty's global loops with this server.
-            // Reads only: a write still lands before close() returns, as SimulatedApiServerTest pins.
-            return Mono.fromCallable(() -> router.route(info, accept, contentType, userAgent, body, fault))
-                    .subscribeOn(Schedulers.boundedElastic())
-                    .flatMap(reply -> responses.send(res, reply, fault))
-                    .onErrorResume(ApiError.class, e -> responses.error(res, e));
-        }
-        Reply reply;
-        try {
-            reply = router.route(info, accept, contentType, userAgent, body, fault);
-        } catch (ApiError e) {
-            return responses.error(res, e);
-        }
-        return responses.send(res, reply, fault);
+        // Off the event loop: a LIST is O(what it returns) (a 100,000-pod one held the loop over a second)
+        // and every request takes the state's lock, which a test's writer may hold 100,000 times in a row;
+        // in tests the client under test shares Reactor Netty's global loops with this server.
+        return Mono.defer(() -> {
+            Reply reply;
+            try {
+                reply = router.route(info, accept, contentType, userAgent, body, fault);
+            } catch (ApiError e) {
+                return responses.error(res, e);
+            }
+            return responses.send(res, reply, fault);
+        }).subscribeOn(Schedulers.boundedElastic());
     }
 
     @Override
