@@ -37,6 +37,15 @@ final class ObjectListDecoder<T> {
         boolean isEmpty() {
             return items.isEmpty();
         }
+
+        /** The raw items' size. */
+        long bytes() {
+            long sum = 0;
+            for (RawItem item : items) {
+                sum += item.bytes().length;
+            }
+            return sum;
+        }
     }
 
     private final KubernetesJson json;

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
 import reactor.core.scheduler.Scheduler;
@@ -18,10 +19,12 @@ import reactor.core.scheduler.Scheduler;
  * scanned; each batch becomes a task on the scheduler. The reader is never made to wait, so the response
  * body is consumed at full demand: withholding demand from it (a bounded {@code flatMapSequential}) paused
  * the HTTP/2 stream's reads, and LISTs to kube-apiserver stalled for their whole timeout under load.
- * Memory stays bounded all the same: when {@code maxInFlight} batches are queued or being bound, the
- * reader binds the next one itself. When the body ends, {@link #result} takes back every batch no worker
- * has started and binds it on the reader's thread, so a page waits only for batches a worker is binding
- * now, never for a worker busy with something else: the worst case is the single-thread bind.
+ * Memory stays bounded all the same: once {@code maxBytesInFlight} bytes of raw items wait for or are in
+ * binding on workers, the reader binds the next batch itself. The bound is large (megabytes) because the
+ * reader is an event loop that other connections share: with a bound of a few batches, as before, the
+ * reader bound most of a large list itself whenever the workers were busy, up to a megabyte of items
+ * (over 100 ms of CPU) between two of the loop's other tasks. For the same reason {@link #result} never
+ * binds: the page waits for the workers to bind what they were given.
  *
  * <p>A batch's raw bytes are dropped as soon as it is bound, and the bound items once the page is
  * assembled. An unpaginated LIST (the API server's watch cache ignores {@code limit}) is one page, and
@@ -40,25 +43,25 @@ final class ParallelBinder<T> {
 
     private final ObjectListDecoder<T> decoder;
     private final Scheduler scheduler;
-    private final int maxInFlight;
+    private final long maxBytesInFlight;
     /** Every batch offered, in order; only the reader adds to it. */
     private final List<Task> tasks = new ArrayList<>();
-    /** Batches handed to the scheduler and not yet finished. */
-    private final AtomicInteger inFlight = new AtomicInteger();
+    /** Raw bytes of the batches handed to the scheduler and not yet bound. */
+    private final AtomicLong bytesInFlight = new AtomicLong();
     /** Unfinished batches, plus one until the reader has offered its last: whoever takes it to 0 completes. */
     private final AtomicInteger pending = new AtomicInteger(1);
     private volatile RuntimeException failure;
     private volatile boolean cancelled;
     private volatile MonoSink<ObjectList<T>> sink;
 
-    ParallelBinder(ObjectListDecoder<T> decoder, Scheduler scheduler, int maxInFlight) {
+    ParallelBinder(ObjectListDecoder<T> decoder, Scheduler scheduler, long maxBytesInFlight) {
         this.decoder = decoder;
         this.scheduler = scheduler;
-        this.maxInFlight = maxInFlight;
+        this.maxBytesInFlight = maxBytesInFlight;
     }
 
     /**
-     * Hands over the next batch: to a worker, or, when {@code maxInFlight} are taken, bound here.
+     * Hands over the next batch: to a worker, or, when {@code maxBytesInFlight} are taken, bound here.
      *
      * @throws io.reactiveinformer.api.DecodeException if this or an earlier batch failed to bind, so that
      *                                                 the reader stops at the first malformed item
@@ -71,13 +74,13 @@ final class ParallelBinder<T> {
         Task task = new Task(batch);
         tasks.add(task);
         pending.incrementAndGet();
-        if (inFlight.get() < maxInFlight) {
-            inFlight.incrementAndGet();
+        if (bytesInFlight.get() < maxBytesInFlight) {
+            bytesInFlight.addAndGet(task.bytes);
             try {
                 scheduler.schedule(task);
                 return;
             } catch (RejectedExecutionException shutDown) {
-                inFlight.decrementAndGet();
+                bytesInFlight.addAndGet(-task.bytes);
             }
         }
         task.runHere();
@@ -85,17 +88,13 @@ final class ParallelBinder<T> {
     }
 
     /**
-     * The page, once the body has ended: binds here every batch no worker has started, then completes when
-     * the started ones are bound. Subscribe once, after the last {@link #offer}; cancelling drops the work
-     * not yet started.
+     * The page, once the body has ended and the workers have bound what they were given. Subscribe once,
+     * after the last {@link #offer}; cancelling drops the work not yet started.
      */
     Mono<ObjectList<T>> result() {
         return Mono.create(sink -> {
             this.sink = sink;
             sink.onCancel(this::cancel);
-            for (Task task : tasks) {
-                task.runHere();
-            }
             finishOne();
         });
     }
@@ -151,16 +150,18 @@ final class ParallelBinder<T> {
         return items;
     }
 
-    /** One batch; a worker and the reader race to {@linkplain #claim claim} it. */
+    /** One batch, bound by a worker or by the reader. */
     private final class Task extends AtomicInteger implements Runnable {
 
         /** The raw items; {@code null} once claimed, so their bytes go as soon as they are bound. */
         private Batch batch;
+        private final long bytes;
         /** Written by the thread that bound it, read after {@code pending} reached 0. */
         private List<T> items = List.of();
 
         Task(Batch batch) {
             this.batch = batch;
+            this.bytes = batch.bytes();
         }
 
         /** On a worker. */
@@ -168,12 +169,12 @@ final class ParallelBinder<T> {
         public void run() {
             if (claim()) {
                 bind();
-                inFlight.decrementAndGet();
+                bytesInFlight.addAndGet(-bytes);
                 finishOne();
             }
         }
 
-        /** On the reader: a batch no worker took. */
+        /** On the reader: a batch no worker was given. */
         void runHere() {
             if (claim()) {
                 bind();

@@ -49,8 +49,11 @@ public final class ResourceClient<T extends KubernetesObject> {
     /** How long after the server should have closed a watch ({@code timeoutSeconds}) we give up on it. */
     static final Duration WATCH_GRACE = Duration.ofSeconds(30);
 
-    /** A LIST's received buffers waiting for or in binding on workers (a few items each): enough to keep every core busy. */
-    private static final int BATCHES_IN_FLIGHT = 4 * Schedulers.DEFAULT_POOL_SIZE;
+    /**
+     * A LIST's raw items waiting for or in binding on workers, at most: thousands of objects, so that the
+     * connection's event loop, which binds beyond it, seldom does (see {@code ParallelBinder}).
+     */
+    private static final long BYTES_IN_FLIGHT = 16L << 20;
 
     /**
      * The metadata representations, then plain JSON: a server that cannot convert (an aggregated API
@@ -161,7 +164,7 @@ public final class ResourceClient<T extends KubernetesObject> {
         String path = requests.list(namespace, options);
         return transport.exchangeOne(HttpMethod.GET, path, null, null, accept(ACCEPT_METADATA_LIST), timeout, (response, body) -> {
             ObjectListDecoder<T> decoder = new ObjectListDecoder<>(transport.json(), type.type(), "GET " + path);
-            ParallelBinder<T> binder = new ParallelBinder<>(decoder, Schedulers.parallel(), BATCHES_IN_FLIGHT);
+            ParallelBinder<T> binder = new ParallelBinder<>(decoder, Schedulers.parallel(), BYTES_IN_FLIGHT);
             return body.doOnNext(buf -> binder.offer(decoder.feed(HttpTransport.nio(buf))))
                     .then(binder.result())
                     .doOnCancel(binder::cancel)
