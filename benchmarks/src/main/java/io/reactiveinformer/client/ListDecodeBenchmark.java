@@ -86,7 +86,7 @@ public class ListDecodeBenchmark {
     @Benchmark
     public ObjectList<V1Pod> scanAndBindInParallel() {
         ObjectListDecoder<V1Pod> decoder = new ObjectListDecoder<>(json, V1Pod.class, "benchmark");
-        ParallelBinder<V1Pod> binder = new ParallelBinder<>(decoder, Schedulers.parallel(), 16L << 20);
+        ParallelBinder<V1Pod> binder = new ParallelBinder<>(decoder, Schedulers.parallel(), Schedulers.boundedElastic(), 16L << 20);
         for (int from = 0; from < page.length; from += CHUNK) {
             binder.offer(decoder.feed(ByteBuffer.wrap(page, from, Math.min(CHUNK, page.length - from))));
         }

@@ -24,7 +24,9 @@ import reactor.core.scheduler.Scheduler;
  * reader is an event loop that other connections share: with a bound of a few batches, as before, the
  * reader bound most of a large list itself whenever the workers were busy, up to a megabyte of items
  * (over 100 ms of CPU) between two of the loop's other tasks. For the same reason {@link #result} never
- * binds: the page waits for the workers to bind what they were given.
+ * binds: it hands every batch no worker has started yet to the {@code tail} scheduler as well, and
+ * whichever starts it first binds it, so a page never waits for a worker busy with other work (an
+ * application's own tasks on {@code Schedulers.parallel()}) and never for the reader either.
  *
  * <p>A batch's raw bytes are dropped as soon as it is bound, and the bound items once the page is
  * assembled. An unpaginated LIST (the API server's watch cache ignores {@code limit}) is one page, and
@@ -33,9 +35,9 @@ import reactor.core.scheduler.Scheduler;
  * page found it in about one round in three), so it keeps nothing it no longer needs.
  *
  * <p>Threading: {@link #offer} and {@link #result} are called in order from one thread at a time (the
- * connection's). The page is emitted on the thread that finishes the last batch: a worker, or the
- * reader's. {@link ObjectListDecoder#bind} is thread-safe; each task claims its batch before binding it,
- * so no batch is bound twice.
+ * connection's). The page is emitted on the thread that finishes the last batch: a worker, a {@code tail}
+ * thread, or the reader's. {@link ObjectListDecoder#bind} is thread-safe; each task claims its batch
+ * before binding it, so no batch is bound twice.
  *
  * @param <T> the item type
  */
@@ -43,6 +45,7 @@ final class ParallelBinder<T> {
 
     private final ObjectListDecoder<T> decoder;
     private final Scheduler scheduler;
+    private final Scheduler tail;
     private final long maxBytesInFlight;
     /** Every batch offered, in order; only the reader adds to it. */
     private final List<Task> tasks = new ArrayList<>();
@@ -54,9 +57,10 @@ final class ParallelBinder<T> {
     private volatile boolean cancelled;
     private volatile MonoSink<ObjectList<T>> sink;
 
-    ParallelBinder(ObjectListDecoder<T> decoder, Scheduler scheduler, long maxBytesInFlight) {
+    ParallelBinder(ObjectListDecoder<T> decoder, Scheduler scheduler, Scheduler tail, long maxBytesInFlight) {
         this.decoder = decoder;
         this.scheduler = scheduler;
+        this.tail = tail;
         this.maxBytesInFlight = maxBytesInFlight;
     }
 
@@ -88,13 +92,23 @@ final class ParallelBinder<T> {
     }
 
     /**
-     * The page, once the body has ended and the workers have bound what they were given. Subscribe once,
-     * after the last {@link #offer}; cancelling drops the work not yet started.
+     * The page, once the body has ended and every batch is bound: each one no worker has started yet is
+     * offered to the {@code tail} scheduler too. Subscribe once, after the last {@link #offer}; cancelling
+     * drops the work not yet started.
      */
     Mono<ObjectList<T>> result() {
         return Mono.create(sink -> {
             this.sink = sink;
             sink.onCancel(this::cancel);
+            for (Task task : tasks) {
+                if (task.get() == 0) {
+                    try {
+                        tail.schedule(task);
+                    } catch (RejectedExecutionException busy) {
+                        // its worker still binds it
+                    }
+                }
+            }
             finishOne();
         });
     }
@@ -164,7 +178,7 @@ final class ParallelBinder<T> {
             this.bytes = batch.bytes();
         }
 
-        /** On a worker. */
+        /** On a worker or a {@code tail} thread. */
         @Override
         public void run() {
             if (claim()) {

@@ -164,7 +164,7 @@ public final class ResourceClient<T extends KubernetesObject> {
         String path = requests.list(namespace, options);
         return transport.exchangeOne(HttpMethod.GET, path, null, null, accept(ACCEPT_METADATA_LIST), timeout, (response, body) -> {
             ObjectListDecoder<T> decoder = new ObjectListDecoder<>(transport.json(), type.type(), "GET " + path);
-            ParallelBinder<T> binder = new ParallelBinder<>(decoder, Schedulers.parallel(), BYTES_IN_FLIGHT);
+            ParallelBinder<T> binder = new ParallelBinder<>(decoder, Schedulers.parallel(), Schedulers.boundedElastic(), BYTES_IN_FLIGHT);
             return body.doOnNext(buf -> binder.offer(decoder.feed(HttpTransport.nio(buf))))
                     .then(binder.result())
                     .doOnCancel(binder::cancel)

@@ -32,11 +32,14 @@ class ParallelBinderTest {
     /** Tasks handed to the "workers", which run only when a test says so. */
     private final List<Runnable> queued = Collections.synchronizedList(new ArrayList<>());
     private final Scheduler held = Schedulers.fromExecutor(queued::add);
+    /** Tasks handed to the tail scheduler at the end of the body, run only when a test says so. */
+    private final List<Runnable> queuedTail = Collections.synchronizedList(new ArrayList<>());
+    private final Scheduler heldTail = Schedulers.fromExecutor(queuedTail::add);
     private final ObjectListDecoder<V1ConfigMap> decoder = new ObjectListDecoder<>(json, V1ConfigMap.class, "GET /cm");
 
     @Test
     void workersFinishingInAnyOrderGiveThePageInTheServersOrder() {
-        ParallelBinder<V1ConfigMap> binder = new ParallelBinder<>(decoder, held, UNBOUNDED);
+        ParallelBinder<V1ConfigMap> binder = new ParallelBinder<>(decoder, held, heldTail, UNBOUNDED);
         feedItemByItem(binder, list(ITEMS));
         assertThat(queued).as("one task per buffer that completed an item").hasSize(ITEMS);
 
@@ -51,39 +54,40 @@ class ParallelBinderTest {
     }
 
     @Test
-    void theReaderNeverBindsWhatTheWorkersWereGivenThePageWaitsForThem() {
-        ParallelBinder<V1ConfigMap> binder = new ParallelBinder<>(decoder, held, UNBOUNDED);
+    void theReaderNeverBindsAtTheEndWhatNoWorkerStartedGoesToTheTailSchedulerToo() {
+        ParallelBinder<V1ConfigMap> binder = new ParallelBinder<>(decoder, held, heldTail, UNBOUNDED);
         feedItemByItem(binder, list(ITEMS));
+        queued.subList(0, 10).forEach(Runnable::run);
 
         List<ObjectList<V1ConfigMap>> pages = new ArrayList<>();
         binder.result().subscribe(pages::add);
         assertThat(pages).as("nothing bound on the reader's thread at the end").isEmpty();
+        assertThat(queuedTail).as("the batches no worker had started").hasSize(ITEMS - 10);
 
-        queued.subList(0, ITEMS - 1).forEach(Runnable::run);
-        assertThat(pages).as("one batch still with a worker").isEmpty();
-        queued.get(ITEMS - 1).run();
-        assertThat(pages).hasSize(1);
+        queuedTail.forEach(Runnable::run);
+        assertThat(pages).as("the page did not wait for the busy workers").hasSize(1);
         assertThat(names(pages.get(0))).isEqualTo(names(ITEMS));
+        queued.forEach(Runnable::run);
+        assertThat(pages).as("the workers' tasks came too late: no second page").hasSize(1);
     }
 
     @Test
     void theReaderBindsItselfOnceTheWorkersHaveTheirShareOfBytesSoMemoryStaysBounded() {
         // each item is 64 to 66 bytes: the workers get the first three, the reader binds the rest
-        ParallelBinder<V1ConfigMap> binder = new ParallelBinder<>(decoder, held, 3 * 60);
+        ParallelBinder<V1ConfigMap> binder = new ParallelBinder<>(decoder, held, heldTail, 3 * 60);
         feedItemByItem(binder, list(ITEMS));
 
         assertThat(queued).as("batches handed to workers; the reader bound the other %d", ITEMS - 3).hasSize(3);
-        List<ObjectList<V1ConfigMap>> pages = new ArrayList<>();
-        binder.result().subscribe(pages::add);
-        assertThat(pages).isEmpty();
         queued.forEach(Runnable::run);
-        assertThat(pages).hasSize(1);
-        assertThat(names(pages.get(0))).isEqualTo(names(ITEMS));
+        StepVerifier.create(binder.result().map(ParallelBinderTest::names))
+                .expectNext(names(ITEMS))
+                .expectComplete()
+                .verify(WAIT);
     }
 
     @Test
     void aMalformedItemBoundByAWorkerStopsTheReaderAtItsNextBuffer() {
-        ParallelBinder<V1ConfigMap> binder = new ParallelBinder<>(decoder, held, UNBOUNDED);
+        ParallelBinder<V1ConfigMap> binder = new ParallelBinder<>(decoder, held, heldTail, UNBOUNDED);
         byte[] bytes = list(ITEMS).replace("\"name\":\"cm-3\"", "\"name\":[3]").getBytes(StandardCharsets.UTF_8);
         int half = bytes.length / 2;
         binder.offer(decoder.feed(ByteBuffer.wrap(bytes, 0, half)));
@@ -97,7 +101,7 @@ class ParallelBinderTest {
 
     @Test
     void aMalformedItemInTheLastBuffersFailsThePage() {
-        ParallelBinder<V1ConfigMap> binder = new ParallelBinder<>(decoder, held, UNBOUNDED);
+        ParallelBinder<V1ConfigMap> binder = new ParallelBinder<>(decoder, held, heldTail, UNBOUNDED);
         feedItemByItem(binder, list(ITEMS).replace("\"name\":\"cm-39\"", "\"name\":{}"));
         queued.forEach(Runnable::run);
 
@@ -108,7 +112,7 @@ class ParallelBinderTest {
 
     @Test
     void aBatchsRawBytesGoOnceItIsBoundNotAtTheEndOfThePage() {
-        ParallelBinder<V1ConfigMap> binder = new ParallelBinder<>(decoder, held, UNBOUNDED);
+        ParallelBinder<V1ConfigMap> binder = new ParallelBinder<>(decoder, held, heldTail, UNBOUNDED);
         WeakReference<byte[]> raw = offerFirstItem(binder, list(ITEMS));
         assertThat(queued).hasSize(1);
         assertThat(collected(raw)).as("queued, not bound yet: its task holds the bytes").isFalse();
@@ -120,7 +124,7 @@ class ParallelBinderTest {
 
     @Test
     void theBinderLetsGoOfThePageOnceItIsEmitted() {
-        ParallelBinder<V1ConfigMap> binder = new ParallelBinder<>(decoder, held, UNBOUNDED);
+        ParallelBinder<V1ConfigMap> binder = new ParallelBinder<>(decoder, held, heldTail, UNBOUNDED);
         feedItemByItem(binder, list(ITEMS));
         queued.forEach(Runnable::run);
 
@@ -135,7 +139,7 @@ class ParallelBinderTest {
         List<String> expected = names(2_000);
         for (int round = 0; round < 20; round++) {
             ObjectListDecoder<V1ConfigMap> fresh = new ObjectListDecoder<>(json, V1ConfigMap.class, "GET /cm");
-            ParallelBinder<V1ConfigMap> binder = new ParallelBinder<>(fresh, Schedulers.parallel(), 4 * 700);
+            ParallelBinder<V1ConfigMap> binder = new ParallelBinder<>(fresh, Schedulers.parallel(), Schedulers.boundedElastic(), 4 * 700);
             byte[] bytes = list.getBytes(StandardCharsets.UTF_8);
             for (int from = 0; from < bytes.length; from += 700) {
                 binder.offer(fresh.feed(ByteBuffer.wrap(bytes, from, Math.min(700, bytes.length - from))));
