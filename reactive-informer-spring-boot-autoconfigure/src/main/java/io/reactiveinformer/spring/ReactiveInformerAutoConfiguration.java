@@ -34,9 +34,9 @@ import tools.jackson.databind.json.JsonMapper;
  * health, the {@code informers} actuator endpoint, Micrometer, the Jackson modules (Boot registers
  * {@code JacksonModule} beans in its mapper, which WebFlux's codecs use) and the SSE helper.
  *
- * <p>Timers of the SSE helper and of controller shutdown run on the bean named
- * {@value #SCHEDULER_BEAN} when there is one (a virtual-time scheduler in tests), else on
- * {@code Schedulers.parallel()}.
+ * <p>Timers of the SSE helper run on the bean named {@value #SCHEDULER_BEAN} when there is one (a
+ * virtual-time scheduler in tests), else on {@code Schedulers.parallel()}. The controller-shutdown bound
+ * is always on the wall clock: see {@link ControllerLifecycle}.
  */
 @AutoConfiguration(afterName = "io.reactiveinformer.spring.SimulatedApiServerAutoConfiguration")
 @EnableConfigurationProperties(ReactiveInformerProperties.class)
@@ -44,6 +44,8 @@ public class ReactiveInformerAutoConfiguration {
 
     /** The name of an optional {@code Scheduler} bean for the starter's timers. */
     public static final String SCHEDULER_BEAN = "reactiveInformerScheduler";
+
+    static final String EVENT_LOOPS_BEAN = "reactiveInformerEventLoops";
 
     @Bean
     @ConditionalOnMissingBean
@@ -55,10 +57,17 @@ public class ReactiveInformerAutoConfiguration {
         return properties.getRequestTimeout() == null ? config : config.withRequestTimeout(properties.getRequestTimeout());
     }
 
+    @Bean(EVENT_LOOPS_BEAN)
+    @ConditionalOnMissingBean(name = EVENT_LOOPS_BEAN)
+    InformerEventLoops reactiveInformerEventLoops() {
+        return new InformerEventLoops();
+    }
+
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    KubernetesClient kubernetesClient(ClientConfig config, ObjectProvider<KubernetesClientCustomizer> customizers) {
-        KubernetesClient.Builder builder = KubernetesClient.builder(config);
+    KubernetesClient kubernetesClient(ClientConfig config, InformerEventLoops loops,
+                                      ObjectProvider<KubernetesClientCustomizer> customizers) {
+        KubernetesClient.Builder builder = KubernetesClient.builder(config).loopResources(loops.resources());
         customizers.orderedStream().forEach(c -> c.customize(builder));
         return builder.build();
     }
@@ -149,10 +158,9 @@ public class ReactiveInformerAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         ControllerLifecycle controllerLifecycle(ObjectProvider<Controller> controllers,
-                                                ReactiveInformerProperties properties,
-                                                @Qualifier(SCHEDULER_BEAN) ObjectProvider<Scheduler> scheduler) {
+                                                ReactiveInformerProperties properties) {
             return new ControllerLifecycle(controllers.orderedStream().toList(),
-                    properties.getControllerShutdownTimeout(), timers(scheduler));
+                    properties.getControllerShutdownTimeout());
         }
     }
 

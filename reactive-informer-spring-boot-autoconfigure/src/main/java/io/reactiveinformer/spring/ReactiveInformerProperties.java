@@ -74,7 +74,7 @@ public class ReactiveInformerProperties {
 
         /** Run a simulated API server in the application and point the client at it. */
         private boolean enabled;
-        /** Run the informers' timers on a reactor-test VirtualTimeScheduler bean (tests). */
+        /** Run the SSE helper's timers on a reactor-test VirtualTimeScheduler bean that a test advances. */
         private boolean virtualTime;
 
         public boolean isEnabled() {
