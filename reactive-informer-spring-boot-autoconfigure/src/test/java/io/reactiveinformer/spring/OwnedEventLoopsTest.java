@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.reactiveinformer.client.KubernetesClient;
 import io.reactiveinformer.informer.SharedIndexInformer;
 import io.reactiveinformer.informer.SharedInformerFactory;
 import io.reactiveinformer.test.Convergence;
@@ -45,7 +46,7 @@ class OwnedEventLoopsTest {
     }
 
     @Test
-    void closingAnotherContextThatDisposesTheGlobalLoopsLeavesThisOnesInformersRunning() {
+    void closingAnotherContextThatDisposesTheGlobalLoopsLeavesThisOnesClientServerAndInformersRunning() {
         runner.run(first -> {
             SimulatedApiServer server = first.getBean(SimulatedApiServer.class);
             SharedIndexInformer<?> maps = first.getBean(SharedIndexInformer.class);
@@ -55,10 +56,14 @@ class OwnedEventLoopsTest {
                 assertThat(second.getBean(SharedIndexInformer.class).isSynced()).isTrue();
             });
 
-            server.state().create(new V1ConfigMap().metadata(new V1ObjectMeta().namespace("default").name("after")));
+            // through the first application's client to its server: both still have their loops
+            first.getBean(KubernetesClient.class).resource(V1ConfigMap.class).inNamespace("default")
+                    .create(new V1ConfigMap().metadata(new V1ObjectMeta().namespace("default").name("after")))
+                    .block(T);
             StepVerifier.create(Convergence.until(() -> maps.lister().namespace("default").get("after") != null, T,
                             Schedulers.parallel()))
                     .expectComplete().verify(T);
+            assertThat(maps.health().consecutiveFailures()).isZero();
             assertThat(server.requests()).filteredOn(RequestInfo::isWatch)
                     .as("the first watch was never cut: no second one").hasSize(1);
         });
