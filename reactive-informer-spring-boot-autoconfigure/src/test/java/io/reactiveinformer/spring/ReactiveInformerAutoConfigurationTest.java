@@ -33,7 +33,8 @@ class ReactiveInformerAutoConfigurationTest {
             .withConfiguration(AutoConfigurations.of(SimulatedApiServerAutoConfiguration.class,
                     ReactiveInformerAutoConfiguration.class))
             .withPropertyValues("reactive-informer.simulated.enabled=true", "reactive-informer.wait-for-sync=true",
-                    "reactive-informer.controller-shutdown-timeout=300ms")
+                    "reactive-informer.controller-shutdown-timeout=300ms",
+                    "management.endpoints.web.exposure.include=informers")
             .withUserConfiguration(Beans.class);
 
     static final AtomicInteger reconciles = new AtomicInteger();
