@@ -12,7 +12,8 @@ import reactor.core.Disposable;
 
 /**
  * Starts every informer once the context has refreshed its beans (so informers declared as beans
- * exist), optionally waits for them to sync, and stops them on close <em>before</em> the web server's
+ * exist), optionally waits for them to sync, logs their outages ({@code InformerHealthLog}), and stops
+ * them on close <em>before</em> the web server's
  * graceful shutdown: streams built on informer notifications complete then, so no open SSE stream holds
  * the shutdown for its whole timeout.
  *
@@ -38,6 +39,7 @@ public final class InformerLifecycle implements SmartLifecycle {
     private final boolean waitForSync;
     private final Duration syncTimeout;
     private final List<Disposable> standalone = new ArrayList<>();
+    private final List<Disposable> healthLogs = new ArrayList<>();
     private volatile boolean running;
     /** Guarded by this. */
     private boolean stopped;
@@ -58,6 +60,7 @@ public final class InformerLifecycle implements SmartLifecycle {
             standalone.add(informer.start());
         }
         registry.factory().start();
+        registry.informers().forEach(informer -> healthLogs.add(InformerHealthLog.follow(informer)));
         running = true;
         log.info("started {} informers", registry.informers().size());
         if (waitForSync) {
@@ -75,6 +78,8 @@ public final class InformerLifecycle implements SmartLifecycle {
 
     @Override
     public synchronized void stop() {
+        healthLogs.forEach(Disposable::dispose);
+        healthLogs.clear();
         standalone.forEach(Disposable::dispose);
         standalone.clear();
         registry.factory().shutdown().block();
