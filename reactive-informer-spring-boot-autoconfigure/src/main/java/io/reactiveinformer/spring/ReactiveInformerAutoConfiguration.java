@@ -54,6 +54,12 @@ public class ReactiveInformerAutoConfiguration {
 
     static final String EVENT_LOOPS_BEAN = "reactiveInformerEventLoops";
 
+    /** Fails the refresh, before any bean is made, on a Jackson or Reactor the library cannot run with. */
+    @Bean
+    static BeanFactoryPostProcessor reactiveInformerDependencyVersions() {
+        return beanFactory -> DependencyVersions.check();
+    }
+
     @Bean
     @ConditionalOnMissingBean
     ClientConfig reactiveInformerClientConfig(ReactiveInformerProperties properties) {
