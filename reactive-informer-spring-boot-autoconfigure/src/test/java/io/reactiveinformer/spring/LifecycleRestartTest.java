@@ -37,6 +37,7 @@ class LifecycleRestartTest {
     static final Set<String> reconciled = ConcurrentHashMap.newKeySet();
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withInitializer(new OwnedLoopsStallGuard())
             .withConfiguration(AutoConfigurations.of(SimulatedApiServerAutoConfiguration.class,
                     ReactiveInformerAutoConfiguration.class))
             .withPropertyValues("reactive-informer.simulated.enabled=true", "reactive-informer.wait-for-sync=true")

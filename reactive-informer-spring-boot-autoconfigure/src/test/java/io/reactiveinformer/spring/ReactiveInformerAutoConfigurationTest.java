@@ -30,6 +30,7 @@ class ReactiveInformerAutoConfigurationTest {
     private static final Duration T = Duration.ofSeconds(20);
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withInitializer(new OwnedLoopsStallGuard())
             .withConfiguration(AutoConfigurations.of(SimulatedApiServerAutoConfiguration.class,
                     ReactiveInformerAutoConfiguration.class))
             .withPropertyValues("reactive-informer.simulated.enabled=true", "reactive-informer.wait-for-sync=true",
@@ -100,6 +101,7 @@ class ReactiveInformerAutoConfigurationTest {
     @Test
     void aReactiveWebApplicationGetsEachExchangeInTheReactorContextForTheSseStallGuard() {
         new ReactiveWebApplicationContextRunner()
+                .withInitializer(new OwnedLoopsStallGuard())
                 .withConfiguration(AutoConfigurations.of(SimulatedApiServerAutoConfiguration.class,
                         ReactiveInformerAutoConfiguration.class))
                 .withPropertyValues("reactive-informer.simulated.enabled=true")

@@ -35,6 +35,7 @@ class StarterDefaultsTest {
 
     /** An application with the actuator's health endpoint and Boot's availability probes, as the starter's users have. */
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withInitializer(new OwnedLoopsStallGuard())
             .withConfiguration(AutoConfigurations.of(EndpointAutoConfiguration.class,
                     HealthContributorAutoConfiguration.class, HealthContributorRegistryAutoConfiguration.class,
                     HealthEndpointAutoConfiguration.class, ApplicationAvailabilityAutoConfiguration.class,

@@ -56,6 +56,7 @@ class VirtualTimeShutdownTest {
     @Test
     void closingTheContextWithAHungReconcileInVirtualTimeEndsWithinTheBoundOnTheWallClock() {
         new ApplicationContextRunner()
+                .withInitializer(new OwnedLoopsStallGuard())
                 .withConfiguration(AutoConfigurations.of(SimulatedApiServerAutoConfiguration.class,
                         ReactiveInformerAutoConfiguration.class))
                 .withPropertyValues("reactive-informer.simulated.enabled=true",
