@@ -27,6 +27,7 @@ import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEn
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.core.env.Environment;
 import org.springframework.http.codec.ServerSentEvent;
 import org.springframework.web.filter.reactive.ServerWebExchangeContextFilter;
@@ -47,6 +48,7 @@ import tools.jackson.databind.json.JsonMapper;
 @AutoConfiguration(afterName = {"io.reactiveinformer.spring.SimulatedApiServerAutoConfiguration",
         "org.springframework.boot.health.autoconfigure.actuate.endpoint.AvailabilityProbesAutoConfiguration"})
 @EnableConfigurationProperties(ReactiveInformerProperties.class)
+@ImportRuntimeHints(ReactiveInformerRuntimeHints.class)
 public class ReactiveInformerAutoConfiguration {
 
     /** The name of an optional {@code Scheduler} bean for the starter's timers. */
