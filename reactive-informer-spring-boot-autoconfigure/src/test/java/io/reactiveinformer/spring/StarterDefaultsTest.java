@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.reactiveinformer.informer.SharedIndexInformer;
 import io.reactiveinformer.informer.SharedInformerFactory;
+import io.reactiveinformer.test.Convergence;
+import io.reactiveinformer.test.server.Fault;
+import io.reactiveinformer.test.server.FaultPlan;
+import io.reactiveinformer.test.server.RequestInfo;
 import io.reactiveinformer.test.server.SimulatedApiServer;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -27,6 +31,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import reactor.core.scheduler.Schedulers;
+import reactor.test.StepVerifier;
 
 /** What the starter does without being asked, and what it refuses to do silently. */
 class StarterDefaultsTest {
@@ -77,6 +83,34 @@ class StarterDefaultsTest {
             assertThat(health.healthForPath("liveness").getStatus()).as("liveness is not the informers'")
                     .isEqualTo(Status.UP);
         });
+    }
+
+    /** Refuses every list and watch from the start, until the test clears it. */
+    @Configuration(proxyBeanMethods = false)
+    static class RefusingServer {
+
+        @Bean
+        FaultPlan refusing(SimulatedApiServer server) {
+            return server.faults().always(RequestInfo.reads(), Fault.internalError());
+        }
+    }
+
+    @Test
+    void readinessWaitsForTheSync() {
+        runner.withPropertyValues("reactive-informer.wait-for-sync=false").withUserConfiguration(RefusingServer.class)
+                .run(context -> {
+                    acceptTraffic(context);
+                    HealthEndpoint health = context.getBean(HealthEndpoint.class);
+                    assertThat(health.healthForPath("readiness").getStatus()).as("lists refused: not synced")
+                            .isEqualTo(Status.OUT_OF_SERVICE);
+
+                    context.getBean(FaultPlan.class).clear();
+                    StepVerifier.create(Convergence.until(
+                                    () -> Status.UP.equals(health.healthForPath("readiness").getStatus()), T,
+                                    Schedulers.parallel()))
+                            .expectComplete().verify(T);
+                    assertThat(context.getBean(SharedIndexInformer.class).isSynced()).isTrue();
+                });
     }
 
     @Test
