@@ -54,8 +54,6 @@ public class ReactiveInformerAutoConfiguration {
     /** The name of an optional {@code Scheduler} bean for the starter's timers. */
     public static final String SCHEDULER_BEAN = "reactiveInformerScheduler";
 
-    static final String EVENT_LOOPS_BEAN = "reactiveInformerEventLoops";
-
     /** Fails the refresh, before any bean is made, on a Jackson or Reactor the library cannot run with. */
     @Bean
     static BeanFactoryPostProcessor reactiveInformerDependencyVersions() {
@@ -72,8 +70,7 @@ public class ReactiveInformerAutoConfiguration {
         return properties.getRequestTimeout() == null ? config : config.withRequestTimeout(properties.getRequestTimeout());
     }
 
-    @Bean(EVENT_LOOPS_BEAN)
-    @ConditionalOnMissingBean(name = EVENT_LOOPS_BEAN)
+    @Bean
     InformerEventLoops reactiveInformerEventLoops() {
         return new InformerEventLoops();
     }
@@ -181,22 +178,27 @@ public class ReactiveInformerAutoConfiguration {
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(HealthIndicator.class)
-    @ConditionalOnEnabledHealthIndicator(InformersReadiness.INDICATOR)
     static class HealthConfiguration {
 
-        @Bean
-        @ConditionalOnMissingBean(name = "informersHealthIndicator")
-        InformersHealthIndicator informersHealthIndicator(InformerRegistry registry) {
-            return new InformersHealthIndicator(registry);
-        }
-
+        /** Nested: its condition is of the health jar, which the outer condition requires. */
         @Configuration(proxyBeanMethods = false)
-        @ConditionalOnClass(name = "org.springframework.boot.health.actuate.endpoint.HealthEndpointGroupsPostProcessor")
-        static class ReadinessConfiguration {
+        @ConditionalOnEnabledHealthIndicator(InformersReadiness.INDICATOR)
+        static class EnabledHealthConfiguration {
 
             @Bean
-            InformersReadiness informersReadiness(Environment environment) {
-                return new InformersReadiness(environment);
+            @ConditionalOnMissingBean(name = "informersHealthIndicator")
+            InformersHealthIndicator informersHealthIndicator(InformerRegistry registry) {
+                return new InformersHealthIndicator(registry);
+            }
+
+            @Configuration(proxyBeanMethods = false)
+            @ConditionalOnClass(name = "org.springframework.boot.health.actuate.endpoint.HealthEndpointGroupsPostProcessor")
+            static class ReadinessConfiguration {
+
+                @Bean
+                InformersReadiness informersReadiness(Environment environment) {
+                    return new InformersReadiness(environment);
+                }
             }
         }
     }

@@ -126,6 +126,23 @@ class StarterDefaultsTest {
     }
 
     @Test
+    void withoutTheActuatorAndHealthJarsTheStarterStillStarts() {
+        new ApplicationContextRunner()
+                .withInitializer(new OwnedLoopsStallGuard())
+                .withConfiguration(AutoConfigurations.of(SimulatedApiServerAutoConfiguration.class,
+                        ReactiveInformerAutoConfiguration.class))
+                .withPropertyValues("reactive-informer.simulated.enabled=true", "reactive-informer.wait-for-sync=true")
+                .withUserConfiguration(Beans.class)
+                .withClassLoader(new FilteredClassLoader("org.springframework.boot.health",
+                        "org.springframework.boot.actuate"))
+                .run(context -> {
+                    assertThat(context).hasNotFailed().doesNotHaveBean(InformersHealthIndicator.class)
+                            .doesNotHaveBean(InformersEndpoint.class).doesNotHaveBean(InformersReadiness.class);
+                    assertThat(context.getBean(SharedIndexInformer.class).isSynced()).isTrue();
+                });
+    }
+
+    @Test
     void theIndicatorFollowsBootsSwitchesAndTheEndpointItsExposure() {
         runner.withPropertyValues("management.health.informers.enabled=false").run(context -> {
             assertThat(context).hasNotFailed().doesNotHaveBean(InformersHealthIndicator.class);
