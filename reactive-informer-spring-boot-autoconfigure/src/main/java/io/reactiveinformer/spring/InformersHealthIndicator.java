@@ -13,7 +13,7 @@ import org.springframework.boot.health.contributor.Status;
  * {@linkplain InformerHealth#healthy() healthy}; {@code OUT_OF_SERVICE} while one is still syncing;
  * {@code DOWN} when one stopped or was denied access (its cache is stale). Each informer's details:
  * synced, last sync age, consecutive failures, last error. A member of the readiness group too, unless the
- * application excludes it there: see {@link InformersReadiness}. Off with
+ * application excludes it there. Off with
  * {@code management.health.informers.enabled=false}.
  *
  * <p>Reads lock-free snapshots; cheap enough for every probe.
