@@ -6,7 +6,8 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 /**
  * {@code /actuator/informers}: every informer's health, cache size and resourceVersion. Expose it with
- * {@code management.endpoints.web.exposure.include=health,informers}.
+ * {@code management.endpoints.web.exposure.include=health,informers}; the bean exists only where the endpoint is
+ * available (enabled and exposed), as Boot's own endpoints do.
  */
 @Endpoint(id = "informers")
 public class InformersEndpoint {

@@ -12,8 +12,9 @@ import org.springframework.boot.health.contributor.Status;
  * Readiness from the informers' {@link InformerHealth}: {@code UP} when every informer is
  * {@linkplain InformerHealth#healthy() healthy}; {@code OUT_OF_SERVICE} while one is still syncing;
  * {@code DOWN} when one stopped or was denied access (its cache is stale). Each informer's details:
- * synced, last sync age, consecutive failures, last error. Add it to the readiness group with
- * {@code management.endpoint.health.group.readiness.include=readinessState,informers}.
+ * synced, last sync age, consecutive failures, last error. A member of the readiness group too, unless the
+ * application excludes it there. Off with
+ * {@code management.health.informers.enabled=false}.
  *
  * <p>Reads lock-free snapshots; cheap enough for every probe.
  */

@@ -14,15 +14,21 @@ import io.reactiveinformer.watch.ReflectorOptions;
 import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.ImportRuntimeHints;
+import org.springframework.core.env.Environment;
 import org.springframework.http.codec.ServerSentEvent;
 import org.springframework.web.filter.reactive.ServerWebExchangeContextFilter;
 import reactor.core.scheduler.Scheduler;
@@ -34,16 +40,25 @@ import tools.jackson.databind.json.JsonMapper;
  * health, the {@code informers} actuator endpoint, Micrometer, the Jackson modules (Boot registers
  * {@code JacksonModule} beans in its mapper, which WebFlux's codecs use) and the SSE helper.
  *
- * <p>Timers of the SSE helper and of controller shutdown run on the bean named
- * {@value #SCHEDULER_BEAN} when there is one (a virtual-time scheduler in tests), else on
- * {@code Schedulers.parallel()}.
+ * <p>Timers of the SSE helper run on the bean named {@value #SCHEDULER_BEAN} when there is one (a
+ * virtual-time scheduler in tests), else on {@code Schedulers.parallel()}. The controller-shutdown bound
+ * is always on the wall clock: see {@link ControllerLifecycle}.
  */
-@AutoConfiguration(afterName = "io.reactiveinformer.spring.SimulatedApiServerAutoConfiguration")
+// after the availability probes: our readiness post-processor must see the readiness group they create
+@AutoConfiguration(afterName = {"io.reactiveinformer.spring.SimulatedApiServerAutoConfiguration",
+        "org.springframework.boot.health.autoconfigure.actuate.endpoint.AvailabilityProbesAutoConfiguration"})
 @EnableConfigurationProperties(ReactiveInformerProperties.class)
+@ImportRuntimeHints(ReactiveInformerRuntimeHints.class)
 public class ReactiveInformerAutoConfiguration {
 
     /** The name of an optional {@code Scheduler} bean for the starter's timers. */
     public static final String SCHEDULER_BEAN = "reactiveInformerScheduler";
+
+    /** Fails the refresh, before any bean is made, on a Jackson or Reactor the library cannot run with. */
+    @Bean
+    static BeanFactoryPostProcessor reactiveInformerDependencyVersions() {
+        return beanFactory -> DependencyVersions.check();
+    }
 
     @Bean
     @ConditionalOnMissingBean
@@ -55,10 +70,16 @@ public class ReactiveInformerAutoConfiguration {
         return properties.getRequestTimeout() == null ? config : config.withRequestTimeout(properties.getRequestTimeout());
     }
 
+    @Bean
+    InformerEventLoops reactiveInformerEventLoops() {
+        return new InformerEventLoops();
+    }
+
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    KubernetesClient kubernetesClient(ClientConfig config, ObjectProvider<KubernetesClientCustomizer> customizers) {
-        KubernetesClient.Builder builder = KubernetesClient.builder(config);
+    KubernetesClient kubernetesClient(ClientConfig config, InformerEventLoops loops,
+                                      ObjectProvider<KubernetesClientCustomizer> customizers) {
+        KubernetesClient.Builder builder = KubernetesClient.builder(config).loopResources(loops.resources());
         customizers.orderedStream().forEach(c -> c.customize(builder));
         return builder.build();
     }
@@ -149,10 +170,9 @@ public class ReactiveInformerAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         ControllerLifecycle controllerLifecycle(ObjectProvider<Controller> controllers,
-                                                ReactiveInformerProperties properties,
-                                                @Qualifier(SCHEDULER_BEAN) ObjectProvider<Scheduler> scheduler) {
+                                                ReactiveInformerProperties properties) {
             return new ControllerLifecycle(controllers.orderedStream().toList(),
-                    properties.getControllerShutdownTimeout(), timers(scheduler));
+                    properties.getControllerShutdownTimeout());
         }
     }
 
@@ -160,21 +180,65 @@ public class ReactiveInformerAutoConfiguration {
     @ConditionalOnClass(HealthIndicator.class)
     static class HealthConfiguration {
 
-        @Bean
-        @ConditionalOnMissingBean(name = "informersHealthIndicator")
-        InformersHealthIndicator informersHealthIndicator(InformerRegistry registry) {
-            return new InformersHealthIndicator(registry);
+        /** Nested: its condition is of the health jar, which the outer condition requires. */
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnEnabledHealthIndicator(InformersReadiness.INDICATOR)
+        static class EnabledHealthConfiguration {
+
+            @Bean
+            @ConditionalOnMissingBean(name = "informersHealthIndicator")
+            InformersHealthIndicator informersHealthIndicator(InformerRegistry registry) {
+                return new InformersHealthIndicator(registry);
+            }
+
+            @Configuration(proxyBeanMethods = false)
+            @ConditionalOnClass(name = "org.springframework.boot.health.actuate.endpoint.HealthEndpointGroupsPostProcessor")
+            static class ReadinessConfiguration {
+
+                @Bean
+                InformersReadiness informersReadiness(Environment environment) {
+                    return new InformersReadiness(environment);
+                }
+            }
         }
     }
 
+    /** Only where the actuator's auto-configuration (which serves endpoints) is: it declares the condition. */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(Endpoint.class)
+    @ConditionalOnClass(name = {"org.springframework.boot.actuate.endpoint.annotation.Endpoint",
+            "org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint"})
     static class EndpointConfiguration {
 
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnAvailableEndpoint(InformersEndpoint.class)
+        static class AvailableEndpointConfiguration {
+
+            @Bean
+            @ConditionalOnMissingBean
+            InformersEndpoint informersEndpoint(InformerRegistry registry) {
+                return new InformersEndpoint(registry);
+            }
+        }
+    }
+
+    /**
+     * {@code reactive-informer.simulated.enabled=true} without the test kit: fail the start rather than fall back to
+     * the kubeconfig, which would point a test or a demo at a real cluster.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnProperty(prefix = "reactive-informer.simulated", name = "enabled", havingValue = "true")
+    @ConditionalOnMissingClass("io.reactiveinformer.test.server.SimulatedApiServer")
+    static class SimulatedServerMissingConfiguration {
+
+        /** Fails the refresh before any bean (the client's configuration included) is made. */
         @Bean
-        @ConditionalOnMissingBean
-        InformersEndpoint informersEndpoint(InformerRegistry registry) {
-            return new InformersEndpoint(registry);
+        static BeanFactoryPostProcessor reactiveInformerSimulatedServerMissing() {
+            return beanFactory -> {
+                throw new IllegalStateException("reactive-informer.simulated.enabled=true needs the simulated API"
+                        + " server of io.reactiveinformer:reactive-informer-test-core on the class path (a test or"
+                        + " runtime dependency); without it the client would connect to the cluster of the"
+                        + " kubeconfig instead. Add the dependency, or remove the property to use that cluster.");
+            };
         }
     }
 

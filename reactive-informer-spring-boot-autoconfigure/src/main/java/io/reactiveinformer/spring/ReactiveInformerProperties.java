@@ -33,7 +33,7 @@ public class ReactiveInformerProperties {
     private BufferPolicy bufferPolicy = BufferPolicy.COALESCE;
     /** Whether startup waits for every informer to sync (the application refreshes only then). */
     private boolean waitForSync;
-    /** How long startup waits for the sync when {@code wait-for-sync} is set; startup fails after it. */
+    /** How long startup waits for the sync when wait-for-sync is set; startup fails after it. */
     private Duration syncTimeout = Duration.ofSeconds(60);
     /** How long a controller may take to drain on shutdown before it is stopped at once. */
     private Duration controllerShutdownTimeout = Duration.ofSeconds(10);
@@ -48,7 +48,7 @@ public class ReactiveInformerProperties {
         private Duration heartbeat = Duration.ofSeconds(15);
         /**
          * A stream whose client has asked for nothing (not even a heartbeat) for this long, its connection's
-         * buffers full, is ended and its connection closed: see {@link InformerSse}.
+         * buffers full, is ended and its connection closed (see InformerSse).
          */
         private Duration idleTimeout = Duration.ofSeconds(60);
 
@@ -74,7 +74,7 @@ public class ReactiveInformerProperties {
 
         /** Run a simulated API server in the application and point the client at it. */
         private boolean enabled;
-        /** Run the informers' timers on a reactor-test VirtualTimeScheduler bean (tests). */
+        /** Run the SSE helper's timers on a reactor-test VirtualTimeScheduler bean that a test advances. */
         private boolean virtualTime;
 
         public boolean isEnabled() {

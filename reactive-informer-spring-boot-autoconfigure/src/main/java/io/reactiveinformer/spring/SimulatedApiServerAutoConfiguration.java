@@ -14,10 +14,12 @@ import reactor.test.scheduler.VirtualTimeScheduler;
 /**
  * With {@code reactive-informer.simulated.enabled=true} and {@code reactive-informer-test-core} on the
  * class path: a simulated API server on 127.0.0.1 (a {@link SimulatedApiServer} bean whose
- * {@code state()} a demo or test seeds and changes) and the client configuration that points at it.
+ * {@code state()} a demo or test seeds and changes), on the client's event loops, and the client
+ * configuration that points at it.
  * With {@code reactive-informer.simulated.virtual-time=true} too, a {@link VirtualTimeScheduler} bean
- * named {@value ReactiveInformerAutoConfiguration#SCHEDULER_BEAN} drives the starter's timers (SSE
- * heartbeats and idle guard, controller shutdown bounds): a test advances it instead of waiting.
+ * named {@value ReactiveInformerAutoConfiguration#SCHEDULER_BEAN} drives the SSE helper's timers
+ * (heartbeats and idle guard): a test advances it instead of waiting. The controller-shutdown bound stays
+ * on the wall clock, so closing the context never waits on a clock nobody advances.
  */
 @AutoConfiguration
 @ConditionalOnClass(SimulatedApiServer.class)
@@ -26,8 +28,8 @@ public class SimulatedApiServerAutoConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    SimulatedApiServer simulatedApiServer() {
-        return SimulatedApiServer.start(ClusterState.create());
+    SimulatedApiServer simulatedApiServer(InformerEventLoops loops) {
+        return SimulatedApiServer.start(ClusterState.create(), loops.resources());
     }
 
     @Bean

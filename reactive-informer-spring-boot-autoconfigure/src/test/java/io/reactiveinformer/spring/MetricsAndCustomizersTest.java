@@ -32,6 +32,7 @@ class MetricsAndCustomizersTest {
     private static final Duration T = Duration.ofSeconds(20);
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withInitializer(new OwnedLoopsStallGuard())
             .withConfiguration(AutoConfigurations.of(SimulatedApiServerAutoConfiguration.class,
                     ReactiveInformerAutoConfiguration.class))
             .withPropertyValues("reactive-informer.simulated.enabled=true", "reactive-informer.wait-for-sync=true")

@@ -30,10 +30,12 @@ class ReactiveInformerAutoConfigurationTest {
     private static final Duration T = Duration.ofSeconds(20);
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withInitializer(new OwnedLoopsStallGuard())
             .withConfiguration(AutoConfigurations.of(SimulatedApiServerAutoConfiguration.class,
                     ReactiveInformerAutoConfiguration.class))
             .withPropertyValues("reactive-informer.simulated.enabled=true", "reactive-informer.wait-for-sync=true",
-                    "reactive-informer.controller-shutdown-timeout=300ms")
+                    "reactive-informer.controller-shutdown-timeout=300ms",
+                    "management.endpoints.web.exposure.include=informers")
             .withUserConfiguration(Beans.class);
 
     static final AtomicInteger reconciles = new AtomicInteger();
@@ -99,6 +101,7 @@ class ReactiveInformerAutoConfigurationTest {
     @Test
     void aReactiveWebApplicationGetsEachExchangeInTheReactorContextForTheSseStallGuard() {
         new ReactiveWebApplicationContextRunner()
+                .withInitializer(new OwnedLoopsStallGuard())
                 .withConfiguration(AutoConfigurations.of(SimulatedApiServerAutoConfiguration.class,
                         ReactiveInformerAutoConfiguration.class))
                 .withPropertyValues("reactive-informer.simulated.enabled=true")

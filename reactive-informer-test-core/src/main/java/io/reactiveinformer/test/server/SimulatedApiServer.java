@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -20,6 +21,7 @@ import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
 import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
+import reactor.netty.resources.LoopResources;
 
 /**
  * A Kubernetes API server simulated over real HTTP on 127.0.0.1, serving a {@link ClusterState}:
@@ -59,13 +61,14 @@ public final class SimulatedApiServer implements AutoCloseable {
     private final ResponseWriter responses;
     private final DisposableServer server;
 
-    private SimulatedApiServer(ClusterState state, int port) {
+    private SimulatedApiServer(ClusterState state, int port, LoopResources loops) {
         OpenApiDocuments.load();
         state.prepareSchemas();
         this.state = state;
         this.router = new RequestRouter(state, this::port);
         this.responses = new ResponseWriter(state.json());
-        this.server = HttpServer.create().host("127.0.0.1").port(port)
+        HttpServer http = HttpServer.create().host("127.0.0.1").port(port);
+        this.server = (loops == null ? http : http.runOn(loops))
                 .doOnConnection(connection -> {
                     Channel channel = connection.channel();
                     connections.add(channel);
@@ -81,7 +84,17 @@ public final class SimulatedApiServer implements AutoCloseable {
 
     /** Starts a server on {@code state} (which an in-memory ListerWatcher may share). */
     public static SimulatedApiServer start(ClusterState state) {
-        return new SimulatedApiServer(state, 0);
+        return new SimulatedApiServer(state, 0, null);
+    }
+
+    /**
+     * Starts a server on {@code state} whose connections run on {@code loops} rather than Reactor Netty's global
+     * ones: an application that owns its loops keeps the server alive when another disposes the global loops
+     * (Spring's {@code ReactorResourceFactory} does so when its context closes). Close the server before
+     * disposing {@code loops}.
+     */
+    public static SimulatedApiServer start(ClusterState state, LoopResources loops) {
+        return new SimulatedApiServer(state, 0, Objects.requireNonNull(loops, "loops"));
     }
 
     /**
@@ -93,7 +106,7 @@ public final class SimulatedApiServer implements AutoCloseable {
         if (port <= 0 || port > 65535) {
             throw new IllegalArgumentException("not a port: " + port);
         }
-        return new SimulatedApiServer(state, port);
+        return new SimulatedApiServer(state, port, null);
     }
 
     public ClusterState state() {
