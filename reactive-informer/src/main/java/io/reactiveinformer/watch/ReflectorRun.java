@@ -344,12 +344,20 @@ final class ReflectorRun<T extends KubernetesObject> {
         consecutiveFailures++;
         next = then;
         delay = retryIn;
-        if (log.isInfoEnabled()) {
+        // The first failure of a streak and then the 2nd, 4th, 8th...: an outage of a minute is a handful of
+        // lines, not one per retry (the health stream says when it starts and ends); the rest at DEBUG.
+        boolean milestone = Integer.bitCount(consecutiveFailures) == 1;
+        if (milestone ? log.isInfoEnabled() : log.isDebugEnabled()) {
             String action = then == Step.WATCH
                     ? "watching again from resourceVersion \"" + lastSyncResourceVersion + "\""
                     : "listing again at resourceVersion \"" + nextListResourceVersion() + "\"";
-            log.info("{}: {} (failure {}); {} in {} ms", name, error.getMessage(), consecutiveFailures, action,
-                    retryIn.toMillis());
+            String format = "{}: {} (failure {}); {} in {} ms";
+            Object[] args = {name, error.getMessage(), consecutiveFailures, action, retryIn.toMillis()};
+            if (milestone) {
+                log.info(format, args);
+            } else {
+                log.debug(format, args);
+            }
         }
         return Flux.just(new ReflectorEvent.Failed<>(error, consecutiveFailures, retryIn, lastSyncResourceVersion));
     }
