@@ -1,6 +1,7 @@
 package io.reactiveinformer.informer;
 
 import io.kubernetes.client.common.KubernetesObject;
+import io.reactiveinformer.api.ResourceVersions;
 import io.reactiveinformer.cache.ConcurrentIndexer;
 import io.reactiveinformer.cache.IndexFunction;
 import io.reactiveinformer.cache.Indexer;
@@ -269,6 +270,29 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
      */
     public String lastSyncResourceVersion() {
         return feed.lastSyncResourceVersion();
+    }
+
+    /**
+     * The resourceVersion the cache has reached (client-go v0.36's {@code LastStoreSyncResourceVersion}):
+     * every change the informer received up to it, and no later one it has not applied, is in the cache;
+     * {@code ""} before the initial list is applied. It trails {@link #lastSyncResourceVersion()} by what
+     * is still queued between the reflector and the cache, and advances with bookmarks too, so it moves
+     * even while the watched objects do not change (as often as the server sends bookmarks).
+     */
+    public String lastStoreSyncResourceVersion() {
+        return fifo.storeVersion().current();
+    }
+
+    /**
+     * Completes once {@link #lastStoreSyncResourceVersion()} is at least {@code resourceVersion}, compared
+     * as {@link ResourceVersions#isAtLeast} says: from then on the cache holds the change that produced it
+     * (typically this process's own write) or a newer one. Completes on the informer's delivery thread that
+     * applied the change, or at once; never completes if the informer stops first, so bound it with
+     * {@code timeout}. Cancelling stops the wait.
+     */
+    public Mono<Void> storeReached(String resourceVersion) {
+        Objects.requireNonNull(resourceVersion, "resourceVersion");
+        return fifo.storeVersion().reached(resourceVersion);
     }
 
     // ---- cache
