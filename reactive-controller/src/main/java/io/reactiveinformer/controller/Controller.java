@@ -45,6 +45,11 @@ import reactor.core.scheduler.Schedulers;
  *   <li>After a reconcile: {@link Result#done()} (or an empty {@code Mono}) forgets the request's
  *       failures; {@link Result#requeue()} and errors requeue it through the rate limiter (per-request
  *       exponential backoff by default); {@link Result#requeueAfter} requeues it after a delay.</li>
+ *   <li>A reconcile never reads a state older than its request's own earlier writes marked with
+ *       {@link Writes#observedBy}: it starts once the informers have seen them, or is requeued with backoff
+ *       after {@link Builder#readYourWritesTimeout}.</li>
+ *   <li>With {@link Builder#reconcileTimeout}, a reconcile that runs longer is cancelled and counts as an
+ *       error.</li>
  * </ul>
  *
  * <h2>Threading and backpressure</h2>
