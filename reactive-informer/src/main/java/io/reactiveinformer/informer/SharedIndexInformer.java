@@ -111,6 +111,8 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
     private final ReflectorFeed<T> feed;
     private final HandlerSubscriptions<T> subscriptions;
     private final AtomicInteger handlersCreated = new AtomicInteger();
+    /** Where waits on the store's version complete: never inline on the apply loop that advanced it. */
+    private final Scheduler observers;
 
     private final Disposable.Composite running = Disposables.composite();
     private final Disposable lifecycle = new Lifecycle();
@@ -120,7 +122,7 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         this.name = builder.name != null ? builder.name : spec.displayName();
         Scheduler scheduler = builder.scheduler;
         Scheduler deliveryScheduler = builder.deliveryScheduler();
-        Scheduler observers = builder.observerScheduler();
+        this.observers = builder.observerScheduler();
         this.state = new InformerState(name, scheduler, observers, builder.syncFailureThreshold);
         this.userCode = new UserCode(name, state, observers);
         this.indexer = new ConcurrentIndexer<>(builder.indexers, userCode.indexFailures());
@@ -286,13 +288,13 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
     /**
      * Completes once {@link #lastStoreSyncResourceVersion()} is at least {@code resourceVersion}, compared
      * as {@link ResourceVersions#isAtLeast} says: from then on the cache holds the change that produced it
-     * (typically this process's own write) or a newer one. Completes on the informer's delivery thread that
-     * applied the change, or at once; never completes if the informer stops first, so bound it with
-     * {@code timeout}. Cancelling stops the wait.
+     * (typically this process's own write) or a newer one. Completes on the blocking scheduler (or, when only
+     * {@link Builder#scheduler} was set, that one), never inline on the apply loop; never completes if the
+     * informer stops first, so bound it with {@code timeout}. Cancelling stops the wait.
      */
     public Mono<Void> storeReached(String resourceVersion) {
         Objects.requireNonNull(resourceVersion, "resourceVersion");
-        return fifo.storeVersion().reached(resourceVersion);
+        return fifo.storeVersion().reached(resourceVersion).publishOn(observers);
     }
 
     // ---- cache
