@@ -50,7 +50,10 @@ class ReadYourWritesTest {
 
     @AfterEach
     void stop() throws Exception {
-        toStop.forEach(Disposable::dispose);
+        // last started, first stopped: the clock goes last, so nothing stops on a disposed scheduler
+        for (int i = toStop.size() - 1; i >= 0; i--) {
+            toStop.get(i).dispose();
+        }
         for (AutoCloseable closeable : toClose) {
             closeable.close();
         }

@@ -25,7 +25,10 @@ class ReconcileTimeoutTest {
 
     @AfterEach
     void stop() {
-        toStop.forEach(Disposable::dispose);
+        // last started, first stopped: the clock goes last, so nothing stops on a disposed scheduler
+        for (int i = toStop.size() - 1; i >= 0; i--) {
+            toStop.get(i).dispose();
+        }
     }
 
     @Test
