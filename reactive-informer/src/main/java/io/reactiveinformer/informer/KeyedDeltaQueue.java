@@ -112,8 +112,8 @@ final class KeyedDeltaQueue<T extends KubernetesObject> {
         if (relistItems != null) {
             return null;
         }
-        Iterator<PendingDeltas<T>> first = pending.values().iterator();
-        return first.hasNext() ? first.next().versionBefore() : lastVersion;
+        // checked first so that the common case, everything delivered, allocates no iterator
+        return pending.isEmpty() ? lastVersion : pending.values().iterator().next().versionBefore();
     }
 
     /** Entries waiting: pending keys, and a pending relist. */
