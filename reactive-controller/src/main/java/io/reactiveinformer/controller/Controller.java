@@ -11,6 +11,7 @@ import io.reactiveinformer.workqueue.Priority;
 import io.reactiveinformer.workqueue.RateLimiter;
 import io.reactiveinformer.workqueue.WorkQueue;
 import io.reactiveinformer.workqueue.WorkQueueMetrics;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -44,6 +45,11 @@ import reactor.core.scheduler.Schedulers;
  *   <li>After a reconcile: {@link Result#done()} (or an empty {@code Mono}) forgets the request's
  *       failures; {@link Result#requeue()} and errors requeue it through the rate limiter (per-request
  *       exponential backoff by default); {@link Result#requeueAfter} requeues it after a delay.</li>
+ *   <li>A reconcile never reads a state older than its request's own earlier writes marked with
+ *       {@link Writes#observedBy}: it starts once the informers have seen them, or is requeued with backoff
+ *       after {@link Builder#readYourWritesTimeout}.</li>
+ *   <li>With {@link Builder#reconcileTimeout}, a reconcile that runs longer is cancelled and counts as an
+ *       error.</li>
  * </ul>
  *
  * <h2>Threading and backpressure</h2>
@@ -119,7 +125,12 @@ public final class Controller {
         this.maxConcurrentReconciles = builder.maxConcurrentReconciles;
         this.scheduler = builder.scheduler;
         this.leases = LeaseTerms.of(builder.leaderElector, builder.shardElector);
-        this.worker = new RequestWorker(builder.reconciler, builder.scheduler, leases);
+        ReconcileMetrics reconcileMetrics = new ReconcileMetrics();
+        if (builder.meterRegistry != null) {
+            MicrometerReconcileMetrics.register(builder.meterRegistry, name, reconcileMetrics);
+        }
+        this.worker = new RequestWorker(name, builder.reconciler, builder.scheduler, leases,
+                builder.readYourWritesTimeout, builder.reconcileTimeout, reconcileMetrics);
         this.queue = WorkQueue.<Request>builder()
                 .name(name)
                 .scheduler(builder.scheduler)
@@ -307,6 +318,9 @@ public final class Controller {
         private RateLimiter<Request> rateLimiter = RateLimiter.defaultControllerRateLimiter();
         private Scheduler scheduler = Schedulers.parallel();
         private WorkQueueMetrics.Provider metrics = WorkQueueMetrics.Provider.noop();
+        private Object meterRegistry;
+        private Duration readYourWritesTimeout = Duration.ofSeconds(10);
+        private Duration reconcileTimeout;
         private Reconciler reconciler;
         private LeaderElector leaderElector;
         private ShardElector shardElector;
@@ -392,6 +406,48 @@ public final class Controller {
         public Builder<T> metrics(WorkQueueMetrics.Provider metrics) {
             this.metrics = Objects.requireNonNull(metrics, "metrics");
             return this;
+        }
+
+        /**
+         * Registers the controller's own meters with {@code registry}, tagged with its name:
+         * {@code controller_read_your_writes_waits_total{outcome=caught_up|requeued}} and
+         * {@code controller_reconcile_timeouts_total}. Needs Micrometer; without this call none is needed.
+         * The queue's meters are {@link #metrics}'.
+         */
+        public Builder<T> meterRegistry(io.micrometer.core.instrument.MeterRegistry registry) {
+            this.meterRegistry = Objects.requireNonNull(registry, "registry");
+            return this;
+        }
+
+        /**
+         * How long a request whose earlier reconciles recorded writes ({@link Writes}) waits, before its next
+         * reconcile, for the informers to have seen them; past it the request is requeued through the rate
+         * limiter instead of reconciled against a cache older than its own writes. The wait holds one of the
+         * {@link #maxConcurrentReconciles} slots and runs on the {@link #scheduler}. Default 10 seconds:
+         * normally the informer sees a write within milliseconds.
+         */
+        public Builder<T> readYourWritesTimeout(Duration timeout) {
+            this.readYourWritesTimeout = positive(timeout, "readYourWritesTimeout");
+            return this;
+        }
+
+        /**
+         * Cancels a reconcile that has not finished within {@code timeout} (measured on the
+         * {@link #scheduler}) and counts it as failed: it is requeued through the rate limiter, with backoff
+         * (controller-runtime's {@code ReconciliationTimeout}). Default: none, a reconcile may run for ever
+         * and hold its slot.
+         */
+        public Builder<T> reconcileTimeout(Duration timeout) {
+            this.reconcileTimeout = positive(timeout, "reconcileTimeout");
+            return this;
+        }
+
+        private static Duration positive(Duration duration, String what) {
+            Objects.requireNonNull(duration, what);
+            if (duration.isZero() || duration.isNegative()) {
+                throw new IllegalArgumentException(what + " must be positive: " + duration);
+            }
+            return duration;
         }
 
         /**

@@ -253,6 +253,18 @@ public final class ResourceClient<T extends KubernetesObject> {
                 fieldManager, force, namespaceOf(object));
     }
 
+    /**
+     * Server-side apply of {@code object}'s status through the {@code status} subresource: it should hold
+     * {@code apiVersion}, {@code kind}, its name (and namespace) and the status fields this field manager owns.
+     *
+     * @param force take over fields owned by other managers instead of failing with a Conflict
+     */
+    public Mono<T> applyStatus(T object, String fieldManager, boolean force) {
+        Objects.requireNonNull(fieldManager, "fieldManager");
+        return patch(nameOf(object), "status", PatchType.APPLY, new String(encode(object), StandardCharsets.UTF_8),
+                fieldManager, force, namespaceOf(object));
+    }
+
     /** Deletes the object named {@code name}; completes once the server accepted the deletion. */
     public Mono<Void> delete(String name) {
         return delete(name, DeleteOptions.none());

@@ -96,6 +96,9 @@ final class DeltaFifo<T extends KubernetesObject> {
     private record ResyncOp<T>() implements Op<T> {
     }
 
+    private record BookmarkOp<T>(String resourceVersion) implements Op<T> {
+    }
+
     private record CloseOp<T>() implements Op<T> {
     }
 
@@ -109,6 +112,7 @@ final class DeltaFifo<T extends KubernetesObject> {
     private final Runnable drainLoop = this::drainLoop;
     private final Queue<Op<T>> ops = Queues.<Op<T>>unboundedMultiproducer().get();
     private final Entries entries = new Entries();
+    private final StoreVersion storeVersion = new StoreVersion();
 
     private volatile int wip;
     @SuppressWarnings("rawtypes")
@@ -230,6 +234,24 @@ final class DeltaFifo<T extends KubernetesObject> {
         drain();
     }
 
+    /**
+     * Records that nothing changed up to {@code resourceVersion} (a watch bookmark): no entry, but the
+     * {@link #storeVersion()} reaches it once what is pending before it is delivered.
+     */
+    public void bookmark(String resourceVersion) {
+        ops.offer(new BookmarkOp<>(resourceVersion));
+        drain();
+    }
+
+    /**
+     * The resourceVersion that the entries delivered so far bring the cache to (per the consumer contract,
+     * applied): every change pushed with a version up to it has been. Advanced by the drain loop after each
+     * pass that delivered entries or found nothing pending.
+     */
+    StoreVersion storeVersion() {
+        return storeVersion;
+    }
+
     /** Queues a {@link DeltaType#SYNC} for every cached key that has nothing pending. */
     public void resync() {
         ops.offer(new ResyncOp<>());
@@ -331,6 +353,10 @@ final class DeltaFifo<T extends KubernetesObject> {
                         break;
                     }
                 }
+                String reached = done ? null : queue.versionDelivered();
+                if (reached != null) {
+                    storeVersion.advance(reached);
+                }
                 if (closed && !cancelled && queue.isEmpty()) {
                     done = true;
                     a.onComplete();
@@ -367,6 +393,8 @@ final class DeltaFifo<T extends KubernetesObject> {
                 queue.replace(replaceOp.items(), replaceOp.resourceVersion());
             } else if (op instanceof ResyncOp) {
                 queue.resync();
+            } else if (op instanceof BookmarkOp<T> bookmarkOp) {
+                queue.bookmark(bookmarkOp.resourceVersion());
             } else {
                 closed = true;
             }

@@ -23,6 +23,8 @@ final class KeyedDeltaQueue<T extends KubernetesObject> {
     private final LinkedHashMap<String, PendingDeltas<T>> pending = new LinkedHashMap<>();
     private Map<String, T> relistItems;
     private String relistVersion;
+    /** The resourceVersion of the newest change received: a delta's object, a relist or a bookmark. */
+    private String lastVersion = "";
 
     /** @param knownObjects the cache the entries are applied to, consulted for unknown deletions and resyncs */
     KeyedDeltaQueue(Indexer<T> knownObjects) {
@@ -31,15 +33,28 @@ final class KeyedDeltaQueue<T extends KubernetesObject> {
 
     /** Appends a change of {@code key}; a deletion of a key the cache will not hold is dropped. */
     void add(String key, Delta<T> delta) {
+        String before = lastVersion;
+        received(delta.object().getMetadata() == null ? null : delta.object().getMetadata().getResourceVersion());
         PendingDeltas<T> deltas = pending.get(key);
         if (deltas == null) {
             if (delta.type() == DeltaType.DELETED && !known(key)) {
                 return;
             }
-            deltas = new PendingDeltas<>();
+            deltas = new PendingDeltas<>(before);
             pending.put(key, deltas);
         }
         deltas.append(delta);
+    }
+
+    /** The server vouched that nothing changed up to {@code resourceVersion}. */
+    void bookmark(String resourceVersion) {
+        received(resourceVersion);
+    }
+
+    private void received(String resourceVersion) {
+        if (resourceVersion != null && !resourceVersion.isEmpty()) {
+            lastVersion = resourceVersion;
+        }
     }
 
     /** A relist: {@code items} by key at {@code resourceVersion}, newer than everything pending. */
@@ -47,6 +62,7 @@ final class KeyedDeltaQueue<T extends KubernetesObject> {
         pending.clear();
         relistItems = items;
         relistVersion = resourceVersion;
+        received(resourceVersion);
     }
 
     /** A {@link DeltaType#SYNC} for every cached key with nothing pending; nothing while a relist is pending. */
@@ -57,7 +73,7 @@ final class KeyedDeltaQueue<T extends KubernetesObject> {
         for (String key : knownObjects.listKeys()) {
             if (!pending.containsKey(key)) {
                 knownObjects.getByKey(key).ifPresent(object -> {
-                    PendingDeltas<T> deltas = new PendingDeltas<>();
+                    PendingDeltas<T> deltas = new PendingDeltas<>(lastVersion);
                     deltas.append(Delta.of(DeltaType.SYNC, object));
                     pending.put(key, deltas);
                 });
@@ -83,6 +99,21 @@ final class KeyedDeltaQueue<T extends KubernetesObject> {
         Map.Entry<String, PendingDeltas<T>> next = first.next();
         first.remove();
         return new FifoEntry.Deltas<>(next.getKey(), next.getValue().toList());
+    }
+
+    /**
+     * The resourceVersion the cache has reached once every entry polled so far is applied, or {@code null}
+     * while a relist is pending (the deltas it superseded were never applied, so the cache stays where it
+     * was). Keys are polled in the order they first became pending, so every change received before the
+     * first pending key was polled with an earlier key: the cache has reached what came before that key,
+     * or everything received when nothing is pending.
+     */
+    String versionDelivered() {
+        if (relistItems != null) {
+            return null;
+        }
+        // checked first so that the common case, everything delivered, allocates no iterator
+        return pending.isEmpty() ? lastVersion : pending.values().iterator().next().versionBefore();
     }
 
     /** Entries waiting: pending keys, and a pending relist. */

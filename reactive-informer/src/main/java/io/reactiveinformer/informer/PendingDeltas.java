@@ -11,6 +11,19 @@ import java.util.List;
 final class PendingDeltas<T> {
 
     private final ArrayList<Delta<T>> deltas = new ArrayList<>(2);
+    private final String versionBefore;
+
+    /**
+     * @param versionBefore the resourceVersion of the last change the FIFO received before this key became
+     *                      pending: once this key is delivered, everything up to it has been
+     */
+    PendingDeltas(String versionBefore) {
+        this.versionBefore = versionBefore;
+    }
+
+    String versionBefore() {
+        return versionBefore;
+    }
 
     /**
      * Appends {@code delta}, coalescing:

@@ -67,8 +67,9 @@ final class ReflectorFeed<T extends KubernetesObject> {
         } else if (event instanceof ReflectorEvent.Deleted<T> deleted) {
             metrics.event(WatchEvent.Type.DELETED);
             fifo.delete(deleted.object());
-        } else if (event instanceof ReflectorEvent.Bookmark<T>) {
+        } else if (event instanceof ReflectorEvent.Bookmark<T> bookmark) {
             metrics.event(WatchEvent.Type.BOOKMARK);
+            fifo.bookmark(bookmark.resourceVersion());
         } else {
             ReflectorEvent.Failed<T> failed = (ReflectorEvent.Failed<T>) event;
             metrics.restarted(failed.error());

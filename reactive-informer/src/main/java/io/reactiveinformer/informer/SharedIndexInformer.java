@@ -1,6 +1,7 @@
 package io.reactiveinformer.informer;
 
 import io.kubernetes.client.common.KubernetesObject;
+import io.reactiveinformer.api.ResourceVersions;
 import io.reactiveinformer.cache.ConcurrentIndexer;
 import io.reactiveinformer.cache.IndexFunction;
 import io.reactiveinformer.cache.Indexer;
@@ -110,6 +111,8 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
     private final ReflectorFeed<T> feed;
     private final HandlerSubscriptions<T> subscriptions;
     private final AtomicInteger handlersCreated = new AtomicInteger();
+    /** Where waits on the store's version complete: never inline on the apply loop that advanced it. */
+    private final Scheduler observers;
 
     private final Disposable.Composite running = Disposables.composite();
     private final Disposable lifecycle = new Lifecycle();
@@ -119,7 +122,7 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         this.name = builder.name != null ? builder.name : spec.displayName();
         Scheduler scheduler = builder.scheduler;
         Scheduler deliveryScheduler = builder.deliveryScheduler();
-        Scheduler observers = builder.observerScheduler();
+        this.observers = builder.observerScheduler();
         this.state = new InformerState(name, scheduler, observers, builder.syncFailureThreshold);
         this.userCode = new UserCode(name, state, observers);
         this.indexer = new ConcurrentIndexer<>(builder.indexers, userCode.indexFailures());
@@ -269,6 +272,29 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
      */
     public String lastSyncResourceVersion() {
         return feed.lastSyncResourceVersion();
+    }
+
+    /**
+     * The resourceVersion the cache has reached (client-go v0.36's {@code LastStoreSyncResourceVersion}):
+     * every change the informer received up to it, and no later one it has not applied, is in the cache;
+     * {@code ""} before the initial list is applied. It trails {@link #lastSyncResourceVersion()} by what
+     * is still queued between the reflector and the cache, and advances with bookmarks too, so it moves
+     * even while the watched objects do not change (as often as the server sends bookmarks).
+     */
+    public String lastStoreSyncResourceVersion() {
+        return fifo.storeVersion().current();
+    }
+
+    /**
+     * Completes once {@link #lastStoreSyncResourceVersion()} is at least {@code resourceVersion}, compared
+     * as {@link ResourceVersions#isAtLeast} says: from then on the cache holds the change that produced it
+     * (typically this process's own write) or a newer one. Completes on the blocking scheduler (or, when only
+     * {@link Builder#scheduler} was set, that one), never inline on the apply loop; never completes if the
+     * informer stops first, so bound it with {@code timeout}. Cancelling stops the wait.
+     */
+    public Mono<Void> storeReached(String resourceVersion) {
+        Objects.requireNonNull(resourceVersion, "resourceVersion");
+        return fifo.storeVersion().reached(resourceVersion).publishOn(observers);
     }
 
     // ---- cache

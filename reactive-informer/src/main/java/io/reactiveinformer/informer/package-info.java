@@ -54,6 +54,8 @@
  *       {@code HandlerRegistration.hasSynced()}</td><td>the blocking scheduler (or, when only
  *       {@link io.reactiveinformer.informer.SharedIndexInformer.Builder#scheduler} was set, that one), each
  *       from its own hand-off: the latest health, up to 1,024 user-code errors</td><td>only themselves</td></tr>
+ *   <tr><td>what follows {@code storeReached(rv)}</td><td>the same scheduler as those observers, handed off by
+ *       the apply loop that advanced the version</td><td>only itself</td></tr>
  *   <tr><td>resync checks, backoff, timeouts</td><td>the informer's scheduler (the clock)</td><td>-</td></tr>
  * </table>
  * Controllers ({@code io.reactiveinformer.controller}) run key mappers on the handler's drain task and

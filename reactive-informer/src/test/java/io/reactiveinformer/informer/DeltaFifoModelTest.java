@@ -110,6 +110,83 @@ class DeltaFifoModelTest {
         }
     }
 
+    /**
+     * After every step, the FIFO's store version never claims more than the cache holds: for each key, the
+     * cache's state is the one the key had at that version or a later one (coalescing may bring a key ahead,
+     * never behind). Once everything is drained, it is the version of the last change pushed.
+     */
+    @Property(tries = 400)
+    void theStoreVersionNeverRunsAheadOfTheCache(@ForAll("steps") List<Step> steps) {
+        ConcurrentIndexer<V1Pod> cache = new ConcurrentIndexer<>();
+        DeltaFifo<V1Pod> fifo = new DeltaFifo<>(cache);
+        DeltaApplier<V1Pod> applier = new DeltaApplier<>(cache);
+        TestSubscriber<List<Notification<V1Pod>>> handler = TestSubscriber.builder().initialRequest(0).build();
+        fifo.entries().map(applier::apply).subscribe(handler);
+
+        // per key, each change as {version, the resourceVersion of the state after it, or 0 for absent}
+        Map<String, List<long[]>> history = new HashMap<>();
+        KEYS.forEach(key -> history.put(key, new ArrayList<>(List.of(new long[] {0, 0}))));
+        Map<String, V1Pod> model = new HashMap<>();
+        long version = 0;
+        long lastPushed = 0;
+        for (Step step : steps) {
+            String rv = String.valueOf(++version);
+            if (step instanceof Add add || step instanceof Update) {
+                String key = step instanceof Add a ? a.key() : ((Update) step).key();
+                V1Pod pod = podFor(key, rv);
+                if (step instanceof Add) {
+                    fifo.add(pod);
+                } else {
+                    fifo.update(pod);
+                }
+                model.put(key, pod);
+                history.get(key).add(new long[] {version, version});
+                lastPushed = version;
+            } else if (step instanceof Delete delete) {
+                fifo.delete(podFor(delete.key(), rv));
+                model.remove(delete.key());
+                history.get(delete.key()).add(new long[] {version, 0});
+                lastPushed = version;
+            } else if (step instanceof Replace replace) {
+                Map<String, V1Pod> listed = new LinkedHashMap<>();
+                replace.keys().forEach(key -> listed.put(key,
+                        model.containsKey(key) && key.hashCode() % 2 == 0 ? model.get(key) : podFor(key, rv)));
+                fifo.replace(new ArrayList<>(listed.values()), rv);
+                model.clear();
+                model.putAll(listed);
+                for (String key : KEYS) {
+                    V1Pod state = listed.get(key);
+                    history.get(key).add(new long[] {version,
+                            state == null ? 0 : Long.parseLong(state.getMetadata().getResourceVersion())});
+                }
+                lastPushed = version;
+            } else if (step instanceof Resync) {
+                fifo.resync();
+            } else {
+                handler.request(((Drain) step).entries());
+            }
+            assertCacheReached(fifo.storeVersion().current(), cache, history);
+        }
+        handler.request(Long.MAX_VALUE);
+
+        assertCacheReached(fifo.storeVersion().current(), cache, history);
+        assertThat(fifo.storeVersion().current()).isEqualTo(lastPushed == 0 ? "" : String.valueOf(lastPushed));
+    }
+
+    private static void assertCacheReached(String storeVersion, ConcurrentIndexer<V1Pod> cache,
+                                           Map<String, List<long[]>> history) {
+        long reached = storeVersion.isEmpty() ? 0 : Long.parseLong(storeVersion);
+        history.forEach((key, changes) -> {
+            long cached = cache.getByKey(key).map(p -> Long.parseLong(p.getMetadata().getResourceVersion())).orElse(0L);
+            int last = 0;
+            for (int i = 0; i < changes.size() && changes.get(i)[0] <= reached; i++) {
+                last = i;
+            }
+            List<Long> allowed = changes.subList(last, changes.size()).stream().map(c -> c[1]).toList();
+            assertThat(allowed).as("%s at store version %s", key, storeVersion).contains(cached);
+        });
+    }
+
     private static V1Pod podFor(String key, String rv) {
         return pod(ObjectKeys.namespaceOf(key), ObjectKeys.nameOf(key), rv);
     }

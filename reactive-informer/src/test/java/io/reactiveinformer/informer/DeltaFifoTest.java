@@ -307,4 +307,22 @@ class DeltaFifoTest {
         assertThat(consumer.getReceivedOnNext()).isEmpty();
         assertThat(consumer.getReceivedOnNextAfterCancellation()).isEmpty();
     }
+
+    @Test
+    void theStoreVersionFollowsWhatTheConsumerWasHandedAndBookmarksWhenNothingIsPending() {
+        TestSubscriber<FifoEntry<V1Pod>> consumer = TestSubscriber.builder().initialRequest(0).build();
+        fifo.entries().subscribe(consumer);
+        fifo.replace(List.of(pod("ns", "a", "3")), "5");
+        fifo.update(pod("ns", "a", "6"));
+        assertThat(fifo.storeVersion().current()).as("nothing delivered").isEmpty();
+
+        consumer.request(1);
+        assertThat(fifo.storeVersion().current()).as("the relist, with a@6 still pending").isEqualTo("5");
+        StepVerifier.create(fifo.storeVersion().reached("6")).expectSubscription().expectNoEvent(java.time.Duration.ZERO)
+                .then(() -> consumer.request(1))
+                .verifyComplete();
+
+        fifo.bookmark("9");
+        assertThat(fifo.storeVersion().current()).isEqualTo("9");
+    }
 }

@@ -88,4 +88,28 @@ class KeyedDeltaQueueTest {
         assertThat(queue.isEmpty()).isTrue();
         assertThat(queue.poll(false)).isNull();
     }
+
+    @Test
+    void theVersionDeliveredStopsBeforeTheFirstKeyStillPendingThoughAnEarlierKeyCoalescedNewerChanges() {
+        assertThat(queue.versionDelivered()).isEmpty();
+        queue.replace(Map.of(), "4");
+        assertThat(queue.versionDelivered()).as("the relist is not delivered yet").isNull();
+        drain();
+        assertThat(queue.versionDelivered()).isEqualTo("4");
+
+        queue.add("ns/a", Delta.of(DeltaType.ADDED, pod("ns", "a", "5")));
+        queue.add("ns/b", Delta.of(DeltaType.ADDED, pod("ns", "b", "7")));
+        queue.add("ns/a", Delta.of(DeltaType.UPDATED, pod("ns", "a", "8")));
+        assertThat(queue.versionDelivered()).isEqualTo("4");
+
+        assertThat(describe(queue.poll(false))).isEqualTo("ns/a: ADDED@5 UPDATED@8");
+        assertThat(queue.versionDelivered()).as("a@8 is delivered, b@7 is not").isEqualTo("5");
+        queue.poll(false);
+        assertThat(queue.versionDelivered()).isEqualTo("8");
+
+        queue.bookmark("12");
+        assertThat(queue.versionDelivered()).isEqualTo("12");
+        queue.add("ns/gone", Delta.of(DeltaType.DELETED, pod("ns", "gone", "13")));
+        assertThat(queue.versionDelivered()).as("a dropped deletion still counts as received").isEqualTo("13");
+    }
 }

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 class PendingDeltasTest {
 
-    private final PendingDeltas<V1Pod> deltas = new PendingDeltas<>();
+    private final PendingDeltas<V1Pod> deltas = new PendingDeltas<>("");
 
     private static Delta<V1Pod> delta(DeltaType type, String rv) {
         return Delta.of(type, pod("ns", "a", rv));
@@ -71,7 +71,7 @@ class PendingDeltasTest {
 
     @Property
     void neverHoldsMoreThanFiveDeltas(@ForAll("types") List<DeltaType> types) {
-        PendingDeltas<V1Pod> pending = new PendingDeltas<>();
+        PendingDeltas<V1Pod> pending = new PendingDeltas<>("");
         int rv = 0;
         for (DeltaType type : types) {
             pending.append(Delta.of(type, pod("ns", "a", String.valueOf(rv++))));

@@ -16,6 +16,7 @@ import io.kubernetes.client.openapi.models.V1Container;
 import io.kubernetes.client.openapi.models.V1ContainerPort;
 import io.kubernetes.client.openapi.models.V1Deployment;
 import io.kubernetes.client.openapi.models.V1DeploymentSpec;
+import io.kubernetes.client.openapi.models.V1DeploymentStatus;
 import io.kubernetes.client.openapi.models.V1EnvVar;
 import io.kubernetes.client.openapi.models.V1LabelSelector;
 import io.kubernetes.client.openapi.models.V1ManagedFieldsEntry;
@@ -204,6 +205,32 @@ abstract class ApplyContract extends ClientContract {
                 org.assertj.core.groups.Tuple.tuple("reactive-informer", "Update", "status"));
         assertThat(owners(patched)).containsEntry("reactive-informer/Update/apps/v1",
                 json("{\"f:status\":{\"f:replicas\":{}}}"));
+    }
+
+    @Test
+    void anApplyOfTheStatusSubresourceOwnsOnlyTheStatusFieldsItSets() {
+        ResourceClient<V1Deployment> deployments = admin().resource(V1Deployment.class)
+                .inNamespace(namespace("apply-status-owner"));
+        await(deployments.apply(deployment(new V1Container().name("app").image("app:1")), "owner", false));
+        V1Deployment status = new V1Deployment().apiVersion("apps/v1").kind("Deployment")
+                .metadata(new V1ObjectMeta().name("d")).status(new V1DeploymentStatus().replicas(3).observedGeneration(1L));
+
+        V1Deployment applied = await(deployments.applyStatus(status, "controller", true));
+
+        assertThat(applied.getStatus().getReplicas()).isEqualTo(3);
+        assertThat(applied.getSpec().getTemplate().getSpec().getContainers()).extracting(V1Container::getImage)
+                .containsExactly("app:1");
+        assertThat(applied.getMetadata().getManagedFields()).extracting(V1ManagedFieldsEntry::getManager,
+                V1ManagedFieldsEntry::getOperation, V1ManagedFieldsEntry::getSubresource).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("controller", "Apply", "status"),
+                org.assertj.core.groups.Tuple.tuple("owner", "Apply", null));
+        assertThat(owners(applied)).containsEntry("controller/Apply/apps/v1",
+                json("{\"f:status\":{\"f:observedGeneration\":{},\"f:replicas\":{}}}"));
+
+        status.getStatus().setReplicas(null);
+        V1Deployment fewer = await(deployments.applyStatus(status, "controller", true));
+        assertThat(fewer.getStatus().getReplicas()).as("no longer applied, owned by no one else").isNull();
+        assertThat(fewer.getStatus().getObservedGeneration()).isEqualTo(1);
     }
 
     private static V1Deployment deployment(V1Container... containers) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -11,12 +12,14 @@ import org.junit.jupiter.api.Test;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Status;
+import io.kubernetes.client.openapi.models.V1StatusCause;
 import io.reactiveinformer.api.KubernetesApiException;
 import io.reactiveinformer.api.PatchType;
 import io.reactiveinformer.client.RawRequest;
 import io.reactiveinformer.client.ResourceClient;
 
-/** What the server refuses: bodies of another kind, invalid names, missing or terminating namespaces, immutable data. */
+/** What the server refuses: bodies of another kind, invalid names, missing or terminating namespaces, immutable data, finalizers added to an object being deleted. */
 abstract class ValidationContract extends ClientContract {
 
     ValidationContract(Backend backend) {
@@ -100,6 +103,39 @@ abstract class ValidationContract extends ClientContract {
         V1ConfigMap labelled = await(maps.patch("c", PatchType.MERGE, "{\"metadata\":{\"labels\":{\"x\":\"y\"}}}"));
         assertThat(labelled.getMetadata().getLabels()).containsEntry("x", "y");
         assertThat(labelled.getData()).isEqualTo(Map.of("a", "1"));
+    }
+
+    @Test
+    void noFinalizerCanBeAddedToAnObjectBeingDeleted() {
+        ResourceClient<V1ConfigMap> maps = configMaps(namespace("finalizers"));
+        V1ConfigMap held = configMap("c", Map.of());
+        held.getMetadata().finalizers(List.of("example.com/a"));
+        await(maps.create(held));
+        await(maps.delete("c"));
+        String message = "Forbidden: no new finalizers can be added if the object is being deleted, found new "
+                + "finalizers []string{\"x.io/b\", \"x.io/c\"}";
+
+        assertThatThrownBy(() -> await(maps.patch("c", PatchType.MERGE,
+                "{\"metadata\":{\"finalizers\":[\"example.com/a\",\"x.io/c\",\"x.io/b\"]}}")))
+                .isInstanceOfSatisfying(KubernetesApiException.class, e -> {
+                    assertThat(e.code()).isEqualTo(422);
+                    assertThat(e.reason()).isEqualTo("Invalid");
+                    V1Status status = e.status().orElseThrow();
+                    assertThat(status.getMessage()).isEqualTo("ConfigMap \"c\" is invalid: metadata.finalizers: " + message);
+                    assertThat(status.getDetails().getKind()).isEqualTo("ConfigMap");
+                    assertThat(status.getDetails().getName()).isEqualTo("c");
+                    V1StatusCause cause = new V1StatusCause().reason("FieldValueForbidden").field("metadata.finalizers")
+                            .message(message);
+                    assertThat(status.getDetails().getCauses()).as("listed twice by kube-apiserver").containsExactly(cause, cause);
+                });
+        assertThatThrownBy(() -> await(maps.patch("c", PatchType.MERGE,
+                "{\"metadata\":{\"finalizers\":[\"x.io/b\"]}}")))
+                .as("swapping the finalizer for another adds one")
+                .isInstanceOfSatisfying(KubernetesApiException.class, e -> assertThat(e.code()).isEqualTo(422));
+
+        await(maps.patch("c", PatchType.MERGE, "{\"metadata\":{\"finalizers\":null}}"));
+        assertThatThrownBy(() -> await(maps.get("c"))).as("removing the last finalizer completes the deletion")
+                .isInstanceOfSatisfying(KubernetesApiException.class, e -> assertThat(e.code()).isEqualTo(404));
     }
 
     private void post(String path, String json) {

@@ -3,6 +3,7 @@ package io.reactiveinformer.test.server;
 import static io.reactiveinformer.test.server.StrategicMergePatch.items;
 
 import java.math.BigDecimal;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -42,6 +43,19 @@ final class GoFormat {
             out.append(out.length() > 1 ? " " : "").append(of(item));
         }
         return out.append(']').toString();
+    }
+
+    /**
+     * A {@code []string} as Go's {@code %#v} prints it: {@code []string{"a", "b"}} (names are quoted with
+     * their backslashes and quotes escaped, all a Kubernetes name can need).
+     */
+    static String stringSlice(Collection<String> strings) {
+        StringBuilder out = new StringBuilder("[]string{");
+        for (String s : strings) {
+            out.append(out.length() > 9 ? ", " : "").append('"')
+                    .append(s.replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
+        }
+        return out.append('}').toString();
     }
 
     /** A directive's value as Go's {@code %s} prints it. */

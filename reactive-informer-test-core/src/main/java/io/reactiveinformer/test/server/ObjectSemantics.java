@@ -135,6 +135,7 @@ final class ObjectSemantics {
         Defaults.apply(type, next);
         StructuralValidation.check(kind, next);
         Validation.checkImmutable(type, old, next);
+        Validation.checkNoNewFinalizers(type, old, next);
         metadata(next).put("resourceVersion", old.path("metadata").path("resourceVersion").asString());
         if (next.equals(old)) {
             return Mutation.none(kind, key, old);

@@ -5,6 +5,8 @@ import io.kubernetes.client.openapi.models.V1StatusDetails;
 import io.reactiveinformer.api.ResourceType;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -12,8 +14,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The checks of the real server's decoding and validation that controllers run into: the kind and
  * apiVersion of a body against its endpoint, object names (RFC 1123 subdomains, labels for
- * namespaces, RFC 1035 labels for services), conditional updates of custom resources, and immutable
- * ConfigMaps and Secrets. Messages are the real server's.
+ * namespaces, RFC 1035 labels for services), conditional updates of custom resources, immutable
+ * ConfigMaps and Secrets, and finalizers added to an object being deleted. Messages are the real server's.
  */
 final class Validation {
 
@@ -21,6 +23,8 @@ final class Validation {
     private static final String LABEL_1123 = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
     private static final String LABEL_1035 = "[a-z]([-a-z0-9]*[a-z0-9])?";
     private static final String IMMUTABLE = "Forbidden: field is immutable when `immutable` is set";
+    private static final String NO_NEW_FINALIZERS =
+            "Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers ";
 
     private Validation() {
     }
@@ -98,6 +102,33 @@ final class Validation {
             String name = old.path("metadata").path("name").asString();
             throw ApiError.invalid(type, name, errors.size() == 1 ? errors.get(0) : "[" + String.join(", ", errors) + "]");
         }
+    }
+
+    /**
+     * 422 when an update adds a finalizer to an object that is being deleted (its {@code deletionTimestamp} is
+     * set): removing some is how deletion proceeds, adding one would hold it up for ever. The new ones are
+     * listed sorted; kube-apiserver validates an update's metadata twice and lists the same cause twice.
+     */
+    static void checkNoNewFinalizers(ResourceType<?> type, ObjectNode old, ObjectNode next) {
+        JsonNode oldMeta = old.path("metadata");
+        if (oldMeta.path("deletionTimestamp").isMissingNode() || oldMeta.path("deletionTimestamp").isNull()) {
+            return;
+        }
+        Set<String> added = new TreeSet<>();
+        next.path("metadata").path("finalizers").forEach(f -> added.add(f.asString()));
+        oldMeta.path("finalizers").forEach(f -> added.remove(f.asString()));
+        if (added.isEmpty()) {
+            return;
+        }
+        String name = oldMeta.path("name").asString();
+        String message = NO_NEW_FINALIZERS + GoFormat.stringSlice(added);
+        V1StatusCause cause = new V1StatusCause().reason("FieldValueForbidden").field("metadata.finalizers").message(message);
+        V1StatusDetails details = new V1StatusDetails().name(name).kind(type.kind()).addCausesItem(cause).addCausesItem(cause);
+        if (!type.group().isEmpty()) {
+            details.group(type.group());
+        }
+        throw new ApiError(422, "Invalid", type.kind() + " \"" + name + "\" is invalid: metadata.finalizers: " + message,
+                details, null);
     }
 
     private static String check(String name, String regex, int max, String message) {

@@ -1,0 +1,36 @@
+package io.reactiveinformer.controller;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+
+/**
+ * Registers a controller's {@link ReconcileMetrics} with Micrometer, tagged {@code name=<controller>} as its
+ * queue's metrics are: {@code controller_read_your_writes_waits_total} with {@code outcome=caught_up} (the
+ * cache reached the request's own writes and the reconcile ran) or {@code outcome=requeued} (the bound
+ * passed first), and {@code controller_reconcile_timeouts_total}. The only class here that touches
+ * Micrometer.
+ */
+final class MicrometerReconcileMetrics {
+
+    private MicrometerReconcileMetrics() {
+    }
+
+    static void register(Object registry, String name, ReconcileMetrics metrics) {
+        MeterRegistry meters = (MeterRegistry) registry;
+        Tags tags = Tags.of("name", name);
+        String waits = "Reconciles that first waited for the informers' caches to see their request's own writes";
+        FunctionCounter.builder("controller_read_your_writes_waits_total", metrics, ReconcileMetrics::caughtUp)
+                .tags(tags.and("outcome", "caught_up"))
+                .description(waits)
+                .register(meters);
+        FunctionCounter.builder("controller_read_your_writes_waits_total", metrics, ReconcileMetrics::stale)
+                .tags(tags.and("outcome", "requeued"))
+                .description(waits)
+                .register(meters);
+        FunctionCounter.builder("controller_reconcile_timeouts_total", metrics, ReconcileMetrics::timeouts)
+                .tags(tags)
+                .description("Reconciles cancelled by the controller's reconcile timeout")
+                .register(meters);
+    }
+}
