@@ -126,16 +126,19 @@ public final class Controller {
         this.scheduler = builder.scheduler;
         this.leases = LeaseTerms.of(builder.leaderElector, builder.shardElector);
         ReconcileMetrics reconcileMetrics = new ReconcileMetrics();
-        if (builder.meterRegistry != null) {
-            MicrometerReconcileMetrics.register(builder.meterRegistry, name, reconcileMetrics);
+        Object registry = builder.meterRegistry != null ? builder.meterRegistry : GlobalMeterRegistry.orNull();
+        if (registry != null) {
+            MicrometerReconcileMetrics.register(registry, name, reconcileMetrics);
         }
+        WorkQueueMetrics.Provider queueMetrics = builder.metrics != null ? builder.metrics
+                : registry != null ? MicrometerReconcileMetrics.queueMetrics(registry) : WorkQueueMetrics.Provider.noop();
         this.worker = new RequestWorker(name, builder.reconciler, builder.scheduler, leases,
                 builder.readYourWritesTimeout, builder.reconcileTimeout, reconcileMetrics);
         this.queue = WorkQueue.<Request>builder()
                 .name(name)
                 .scheduler(builder.scheduler)
                 .rateLimiter(builder.rateLimiter)
-                .metrics(builder.metrics)
+                .metrics(queueMetrics)
                 .build();
     }
 
@@ -303,7 +306,8 @@ public final class Controller {
     /**
      * Configures a {@link Controller}. Not thread-safe. Defaults: the primary informer's name, one
      * reconcile at a time, {@link RateLimiter#defaultControllerRateLimiter()},
-     * {@link Schedulers#parallel()}, no predicate, no metrics.
+     * {@link Schedulers#parallel()}, no predicate, meters in Micrometer's global registry when Micrometer is
+     * on the class path (Spring Boot adds its registry to it), else none.
      *
      * @param <T> the primary object type
      */
@@ -317,7 +321,7 @@ public final class Controller {
         private int maxConcurrentReconciles = 1;
         private RateLimiter<Request> rateLimiter = RateLimiter.defaultControllerRateLimiter();
         private Scheduler scheduler = Schedulers.parallel();
-        private WorkQueueMetrics.Provider metrics = WorkQueueMetrics.Provider.noop();
+        private WorkQueueMetrics.Provider metrics;
         private Object meterRegistry;
         private Duration readYourWritesTimeout = Duration.ofSeconds(10);
         private Duration reconcileTimeout;
@@ -402,7 +406,10 @@ public final class Controller {
             return this;
         }
 
-        /** Where the queue reports its metrics, tagged with the controller's name. */
+        /**
+         * Where the queue reports its metrics, tagged with the controller's name. Default: the
+         * {@link #meterRegistry}'s.
+         */
         public Builder<T> metrics(WorkQueueMetrics.Provider metrics) {
             this.metrics = Objects.requireNonNull(metrics, "metrics");
             return this;
@@ -411,8 +418,9 @@ public final class Controller {
         /**
          * Registers the controller's own meters with {@code registry}, tagged with its name:
          * {@code controller_read_your_writes_waits_total{outcome=caught_up|requeued}} and
-         * {@code controller_reconcile_timeouts_total}. Needs Micrometer; without this call none is needed.
-         * The queue's meters are {@link #metrics}'.
+         * {@code controller_reconcile_timeouts_total}, and the queue's unless {@link #metrics} says otherwise.
+         * Default: Micrometer's global registry when Micrometer is on the class path (Spring Boot adds its
+         * own registry to it), else none; Micrometer is needed only then.
          */
         public Builder<T> meterRegistry(io.micrometer.core.instrument.MeterRegistry registry) {
             this.meterRegistry = Objects.requireNonNull(registry, "registry");

@@ -3,17 +3,24 @@ package io.reactiveinformer.controller;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.reactiveinformer.workqueue.MicrometerWorkQueueMetrics;
+import io.reactiveinformer.workqueue.WorkQueueMetrics;
 
 /**
  * Registers a controller's {@link ReconcileMetrics} with Micrometer, tagged {@code name=<controller>} as its
  * queue's metrics are: {@code controller_read_your_writes_waits_total} with {@code outcome=caught_up} (the
  * cache reached the request's own writes and the reconcile ran) or {@code outcome=requeued} (the bound
- * passed first), and {@code controller_reconcile_timeouts_total}. The only class here that touches
- * Micrometer.
+ * passed first), and {@code controller_reconcile_timeouts_total}. With the queue's (bound here too), the
+ * only meters a controller registers.
  */
 final class MicrometerReconcileMetrics {
 
     private MicrometerReconcileMetrics() {
+    }
+
+    /** The queue's meters in {@code registry}. */
+    static WorkQueueMetrics.Provider queueMetrics(Object registry) {
+        return MicrometerWorkQueueMetrics.provider((MeterRegistry) registry);
     }
 
     static void register(Object registry, String name, ReconcileMetrics metrics) {

@@ -66,8 +66,9 @@ public final class LeaderElector {
         // own (virtual-time) scheduler when one was given.
         this.observers = builder.schedulerSet ? builder.scheduler : Schedulers.boundedElastic();
         this.releaseOnCancel = builder.releaseOnCancel;
-        if (builder.meterRegistry != null) {
-            MicrometerElectionMetrics.register(builder.meterRegistry, "leader_election_is_leader", leaseName, metrics);
+        Object registry = builder.meterRegistry != null ? builder.meterRegistry : GlobalMeterRegistry.orNull();
+        if (registry != null) {
+            MicrometerElectionMetrics.register(registry, "leader_election_is_leader", leaseName, metrics);
         }
     }
 
@@ -167,7 +168,8 @@ public final class LeaderElector {
 
         /**
          * Publishes {@code leader_election_is_leader} and {@code leader_election_transitions_total}, tagged
-         * with the Lease's name. Needs Micrometer; without this call none is needed.
+         * with the Lease's name. Default: Micrometer's global registry when Micrometer is on the
+         * class path (Spring Boot adds its own registry to it), else none.
          */
         public Builder meterRegistry(io.micrometer.core.instrument.MeterRegistry registry) {
             this.meterRegistry = Objects.requireNonNull(registry, "registry");

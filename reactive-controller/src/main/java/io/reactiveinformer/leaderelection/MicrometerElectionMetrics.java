@@ -9,8 +9,8 @@ import io.micrometer.core.instrument.Tags;
  * Registers an election's {@link ElectionMetrics} with Micrometer, tagged {@code name=<lease or group>}:
  * {@code leader_election_is_leader} (1 while leading; client-go's name) for a leader election,
  * {@code leader_election_shards_held} for a shard election, and
- * {@code leader_election_transitions_total} with {@code event=acquired|lost}. The only class that touches
- * Micrometer.
+ * {@code leader_election_transitions_total} with {@code event=acquired|lost}. The only class that registers
+ * meters.
  */
 final class MicrometerElectionMetrics {
 

@@ -76,8 +76,9 @@ public final class ShardElector {
         // Subscribers may block on an event (start work, log, call out): Schedulers.boundedElastic(); a test's
         // own (virtual-time) scheduler when one was given.
         this.observers = builder.schedulerSet ? builder.scheduler : Schedulers.boundedElastic();
-        if (builder.meterRegistry != null) {
-            MicrometerElectionMetrics.register(builder.meterRegistry, "leader_election_shards_held", group, metrics);
+        Object registry = builder.meterRegistry != null ? builder.meterRegistry : GlobalMeterRegistry.orNull();
+        if (registry != null) {
+            MicrometerElectionMetrics.register(registry, "leader_election_shards_held", group, metrics);
         }
     }
 
@@ -225,7 +226,8 @@ public final class ShardElector {
 
         /**
          * Publishes {@code leader_election_shards_held} and {@code leader_election_transitions_total}, tagged
-         * with the group's name. Needs Micrometer; without this call none is needed.
+         * with the group's name. Default: Micrometer's global registry when Micrometer is on the
+         * class path (Spring Boot adds its own registry to it), else none.
          */
         public Builder meterRegistry(io.micrometer.core.instrument.MeterRegistry registry) {
             this.meterRegistry = Objects.requireNonNull(registry, "registry");

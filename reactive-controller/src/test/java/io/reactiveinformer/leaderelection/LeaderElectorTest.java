@@ -342,4 +342,20 @@ class LeaderElectorTest {
         assertThat(new ElectionTimings(Duration.ofMillis(2500), Duration.ofMillis(2401), Duration.ofSeconds(2))
                 .leaseSeconds()).isEqualTo(3);
     }
+
+    /** With no registry given, the election's meters go to Micrometer's global one (Spring Boot fills it). */
+    @Test
+    void withoutARegistryTheMetersGoToTheGlobalOne() {
+        SimpleMeterRegistry boot = new SimpleMeterRegistry();
+        io.micrometer.core.instrument.Metrics.addRegistry(boot);
+        try {
+            LeaderElector elector = LeaderElector.builder(leases.client(), "global-meters", "a").scheduler(clock).build();
+            running.add(elector.run().subscribe());
+            advance(Duration.ofSeconds(1));
+
+            assertThat(boot.get("leader_election_is_leader").tag("name", "global-meters").gauge().value()).isEqualTo(1.0);
+        } finally {
+            io.micrometer.core.instrument.Metrics.removeRegistry(boot);
+        }
+    }
 }
