@@ -13,12 +13,16 @@ port="${DASHBOARD_PORT:-18080}"
 out="$(mktemp -d)"
 
 # the README's command for the dashboard
-mvn -B -q -pl examples/webflux-dashboard -am -DskipTests compile exec:java -Dexec.args="--server.port=$port" \
+# in its own process group, so that everything Maven started goes with it
+setsid mvn -B -q -pl examples/webflux-dashboard -am -DskipTests compile exec:java -Dexec.args="--server.port=$port" \
   >"$out/app.log" 2>&1 &
 app=$!
 clients=""
-cleanup() { [ -n "$clients" ] && kill -CONT "$clients" && kill "$clients"; pkill -P "$app"; kill "$app"; } 2>/dev/null || true
-trap cleanup EXIT
+cleanup() {
+  if [ -n "$clients" ]; then kill -CONT "$clients"; kill "$clients"; fi
+  kill -- "-$app"
+} 2>/dev/null
+trap 'cleanup || true' EXIT
 for _ in $(seq 1 600); do
   curl -sf "http://127.0.0.1:$port/actuator/health/readiness" >/dev/null && break
   kill -0 "$app" 2>/dev/null || { tail -20 "$out/app.log"; exit 1; }
