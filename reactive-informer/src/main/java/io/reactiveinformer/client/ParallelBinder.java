@@ -24,8 +24,8 @@ import reactor.core.scheduler.Scheduler;
  * reader is an event loop that other connections share: with a bound of a few batches, as before, the
  * reader bound most of a large list itself whenever the workers were busy, up to a megabyte of items
  * (over 100 ms of CPU) between two of the loop's other tasks. For the same reason {@link #result} never
- * binds: it hands every batch no worker has started yet to the {@code tail} scheduler as well, and
- * whichever starts it first binds it, so a page never waits for a worker busy with other work (an
+ * binds: one task on the {@code tail} scheduler goes through the batches no worker has started yet, in
+ * order, racing the workers for each, so a page never waits for a worker busy with other work (an
  * application's own tasks on {@code Schedulers.parallel()}) and never for the reader either.
  *
  * <p>A batch's raw bytes are dropped as soon as it is bound, and the bound items once the page is
@@ -92,21 +92,27 @@ final class ParallelBinder<T> {
     }
 
     /**
-     * The page, once the body has ended and every batch is bound: each one no worker has started yet is
-     * offered to the {@code tail} scheduler too. Subscribe once, after the last {@link #offer}; cancelling
+     * The page, once the body has ended and every batch is bound: those no worker has started yet are
+     * offered to one {@code tail} task too. Subscribe once, after the last {@link #offer}; cancelling
      * drops the work not yet started.
      */
     Mono<ObjectList<T>> result() {
         return Mono.create(sink -> {
             this.sink = sink;
             sink.onCancel(this::cancel);
+            List<Task> unstarted = new ArrayList<>();
             for (Task task : tasks) {
                 if (task.get() == 0) {
-                    try {
-                        tail.schedule(task);
-                    } catch (RejectedExecutionException busy) {
-                        // its worker still binds it
-                    }
+                    unstarted.add(task);
+                }
+            }
+            if (!unstarted.isEmpty()) {
+                try {
+                    // one task, not one per batch: fanned out on boundedElastic, each page started a score of
+                    // threads on two cores and decoded at a fifth of the speed until the JIT caught up
+                    tail.schedule(() -> unstarted.forEach(Task::run));
+                } catch (RejectedExecutionException busy) {
+                    // their workers still bind them
                 }
             }
             finishOne();

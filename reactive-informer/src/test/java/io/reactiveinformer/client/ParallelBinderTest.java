@@ -54,7 +54,7 @@ class ParallelBinderTest {
     }
 
     @Test
-    void theReaderNeverBindsAtTheEndWhatNoWorkerStartedGoesToTheTailSchedulerToo() {
+    void theReaderNeverBindsAtTheEndWhatNoWorkerStartedGoesToATailTaskToo() {
         ParallelBinder<V1ConfigMap> binder = new ParallelBinder<>(decoder, held, heldTail, UNBOUNDED);
         feedItemByItem(binder, list(ITEMS));
         queued.subList(0, 10).forEach(Runnable::run);
@@ -62,7 +62,7 @@ class ParallelBinderTest {
         List<ObjectList<V1ConfigMap>> pages = new ArrayList<>();
         binder.result().subscribe(pages::add);
         assertThat(pages).as("nothing bound on the reader's thread at the end").isEmpty();
-        assertThat(queuedTail).as("the batches no worker had started").hasSize(ITEMS - 10);
+        assertThat(queuedTail).as("one task for the %d batches no worker had started", ITEMS - 10).hasSize(1);
 
         queuedTail.forEach(Runnable::run);
         assertThat(pages).as("the page did not wait for the busy workers").hasSize(1);
