@@ -11,8 +11,8 @@ package io.reactiveinformer.api;
  * @param allowBookmarks       ask for BOOKMARK events
  * @param sendInitialEvents    streaming list (KEP-3157): the current state first, as ADDED events,
  *                             ended by a bookmark annotated {@code k8s.io/initial-events-end: "true"}
- * @param shardSelector        as for LIST; a watch carries no echo, so whether the server applied it is known
- *                             only from a list (a streaming list's events are not checked by the server either way)
+ * @param shardSelector        as for LIST; a watch carries no echo of it, so whether the server applies it shows
+ *                             in a LIST's {@link ObjectList#shardSelector()} (or in an event outside the shard)
  */
 public record WatchOptions(String labelSelector, String fieldSelector, String resourceVersion,
                            String resourceVersionMatch, Integer timeoutSeconds, boolean allowBookmarks,
