@@ -92,6 +92,21 @@ class ReflectorShardTest {
     }
 
     @Test
+    void aPagedListIsFilteredServerSideOnlyIfEveryPageEchoesTheSelector() {
+        V1ConfigMap inToo = withUid(cm("in-too", "7"), true);
+        lw.listReturns(new ObjectList<>(List.of(in, out), "10", "more", null, LOWER_HALF.toString()))
+                .listReturns(new ObjectList<>(List.of(inToo), "10", null, null, null))
+                .watchReturns(open());
+
+        verify(ReflectorOptions.defaults().withPageSize(2))
+                .expectNext(new Listed<>(List.of(in, inToo), "10", true))
+                .thenCancel()
+                .verify();
+
+        assertThat(lw.list(1).shardSelector()).as("the continuation carries it too").isEqualTo(LOWER_HALF);
+    }
+
+    @Test
     void aStreamingListThatDeliversAnObjectOutsideTheShardIsFilteredHere() {
         V1ConfigMap outLater = withUid(cm("out-later", "9"), false);
         lw.watchReturns(open(added(in), added(out), initialEventsEnd("7"), added(outLater), deleted(in)));
