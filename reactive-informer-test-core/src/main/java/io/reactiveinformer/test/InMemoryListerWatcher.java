@@ -75,16 +75,16 @@ public final class InMemoryListerWatcher<T> implements ListerWatcher<T> {
             for (ObjectNode item : page.items()) {
                 items.add(state.fromTree(item, type.type()));
             }
-            return new ObjectList<>(items, page.resourceVersion(), page.continueToken(), page.remainingItemCount());
+            return new ObjectList<>(items, page.resourceVersion(), page.continueToken(), page.remainingItemCount(),
+                    page.shardSelector());
         }).onErrorMap(ApiError.class, e -> typed(request, e));
     }
 
     @Override
     public Flux<WatchEvent<T>> watch(WatchOptions options) {
         String request = "WATCH " + this;
-        WatchOptions narrowed = new WatchOptions(and(labelSelector, options.labelSelector()),
-                and(fieldSelector, options.fieldSelector()), options.resourceVersion(), options.resourceVersionMatch(),
-                options.timeoutSeconds(), options.allowBookmarks(), options.sendInitialEvents());
+        WatchOptions narrowed = options.withSelectors(and(labelSelector, options.labelSelector()),
+                and(fieldSelector, options.fieldSelector()));
         return Flux.defer(() -> state.watch(type, namespace, narrowed))
                 .onErrorMap(ApiError.class, e -> typed(request, e))
                 .handle((event, sink) -> {

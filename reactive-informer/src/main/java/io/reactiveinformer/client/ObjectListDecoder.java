@@ -137,7 +137,8 @@ final class ObjectListDecoder<T> {
         if (meta == null) {
             meta = new V1ListMeta();
         }
-        return new ObjectList<>(all, meta.getResourceVersion(), meta.getContinue(), meta.getRemainingItemCount());
+        return new ObjectList<>(all, meta.getResourceVersion(), meta.getContinue(), meta.getRemainingItemCount(),
+                meta.getShardInfo() == null ? null : meta.getShardInfo().getSelector());
     }
 
     /** Items the scanner left in the envelope (an {@code "items"} key it did not recognise, e.g. escaped). */

@@ -4,6 +4,7 @@ import io.netty.handler.codec.http.QueryStringEncoder;
 import io.reactiveinformer.api.DeleteOptions;
 import io.reactiveinformer.api.ListOptions;
 import io.reactiveinformer.api.ResourceType;
+import io.reactiveinformer.api.ShardSelector;
 import io.reactiveinformer.api.WatchOptions;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,6 +45,7 @@ final class ResourceRequests {
             query.addParam("resourceVersion", options.resourceVersion());
         }
         addIfPresent(query, "resourceVersionMatch", options.resourceVersionMatch());
+        addShardSelector(query, options.shardSelector());
         return query.toString();
     }
 
@@ -65,6 +67,7 @@ final class ResourceRequests {
         if (options.timeoutSeconds() != null) {
             query.addParam("timeoutSeconds", options.timeoutSeconds().toString());
         }
+        addShardSelector(query, options.shardSelector());
         return query.toString();
     }
 
@@ -157,6 +160,12 @@ final class ResourceRequests {
     private void addSelectors(QueryStringEncoder query, String label, String field) {
         addIfPresent(query, "labelSelector", and(labelSelector, label));
         addIfPresent(query, "fieldSelector", and(fieldSelector, field));
+    }
+
+    private static void addShardSelector(QueryStringEncoder query, ShardSelector selector) {
+        if (selector != null) {
+            query.addParam("shardSelector", selector.toString());
+        }
     }
 
     private static String and(String a, String b) {

@@ -26,10 +26,23 @@ import java.time.Duration;
  * @param stopCause           why it stopped when nobody stopped it: its stream from the server ended, or a
  *                            scheduler rejected its work (e.g. a disposed delivery scheduler); {@code null}
  *                            while it runs and after a stop by its owner
+ * @param shardFilteringLocally the informer has a {@linkplain InformerSpec#shardSelector() shard selector} and
+ *                            the server ignores it (no {@code ShardedListAndWatch} gate, or a proxy that strips
+ *                            the list's {@code shardInfo}): the cache still holds exactly the shard, filtered on
+ *                            the client, but the informer receives and decodes every object. Set from the last
+ *                            list on; logged once at WARN. Not counted against {@link #healthy()}: the cache is right
  */
 public record InformerHealth(String name, boolean started, boolean synced, boolean stopped, Duration lastSyncAge,
                              int consecutiveFailures, KubernetesClientException lastError, boolean forbidden,
-                             long userCodeErrors, Throwable stopCause) {
+                             long userCodeErrors, Throwable stopCause, boolean shardFilteringLocally) {
+
+    /** A snapshot of an informer whose shard, if any, the server filters. */
+    public InformerHealth(String name, boolean started, boolean synced, boolean stopped, Duration lastSyncAge,
+                          int consecutiveFailures, KubernetesClientException lastError, boolean forbidden,
+                          long userCodeErrors, Throwable stopCause) {
+        this(name, started, synced, stopped, lastSyncAge, consecutiveFailures, lastError, forbidden, userCodeErrors,
+                stopCause, false);
+    }
 
     /**
      * Started, synced, not stopped and not denied access: its cache follows the server (transient

@@ -3,6 +3,7 @@ package io.reactiveinformer.informer;
 import io.kubernetes.client.common.KubernetesObject;
 import io.reactiveinformer.api.PartialObjectMetadata;
 import io.reactiveinformer.api.ResourceType;
+import io.reactiveinformer.api.ShardSelector;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
 
@@ -25,11 +26,14 @@ import java.util.function.UnaryOperator;
  *                      objects' metadata it watches, in its {@linkplain ResourceType#metadataOnly()
  *                      metadata-only} form; {@code null} for an official model class, whose resource
  *                      is {@link ResourceType#of(Class)}
+ * @param shardSelector only the objects of these hash ranges (one or several; KEP-5866), or {@code null}
+ *                      for all: sent to the server, and applied on the client when the server ignores it
+ *                      (see {@link InformerHealth#shardFilteringLocally()}), so the cache holds exactly them
  * @param <T>           the object type
  */
 public record InformerSpec<T extends KubernetesObject>(Class<T> type, String namespace, String labelSelector,
                                                        String fieldSelector, UnaryOperator<T> transform,
-                                                       ResourceType<?> resource) {
+                                                       ResourceType<?> resource, ShardSelector shardSelector) {
 
     public InformerSpec {
         Objects.requireNonNull(type, "type");
@@ -47,7 +51,13 @@ public record InformerSpec<T extends KubernetesObject>(Class<T> type, String nam
     /** A spec of objects of {@code type} as they are (not metadata-only). */
     public InformerSpec(Class<T> type, String namespace, String labelSelector, String fieldSelector,
                         UnaryOperator<T> transform) {
-        this(type, namespace, labelSelector, fieldSelector, transform, null);
+        this(type, namespace, labelSelector, fieldSelector, transform, null, null);
+    }
+
+    /** A spec of all shards. */
+    public InformerSpec(Class<T> type, String namespace, String labelSelector, String fieldSelector,
+                        UnaryOperator<T> transform, ResourceType<?> resource) {
+        this(type, namespace, labelSelector, fieldSelector, transform, resource, null);
     }
 
     /** All objects of {@code type} in all namespaces, untransformed. */
@@ -90,19 +100,24 @@ public record InformerSpec<T extends KubernetesObject>(Class<T> type, String nam
     }
 
     public InformerSpec<T> inNamespace(String namespace) {
-        return new InformerSpec<>(type, namespace, labelSelector, fieldSelector, transform, resource);
+        return new InformerSpec<>(type, namespace, labelSelector, fieldSelector, transform, resource, shardSelector);
     }
 
     public InformerSpec<T> withLabelSelector(String labelSelector) {
-        return new InformerSpec<>(type, namespace, labelSelector, fieldSelector, transform, resource);
+        return new InformerSpec<>(type, namespace, labelSelector, fieldSelector, transform, resource, shardSelector);
     }
 
     public InformerSpec<T> withFieldSelector(String fieldSelector) {
-        return new InformerSpec<>(type, namespace, labelSelector, fieldSelector, transform, resource);
+        return new InformerSpec<>(type, namespace, labelSelector, fieldSelector, transform, resource, shardSelector);
     }
 
     public InformerSpec<T> withTransform(UnaryOperator<T> transform) {
-        return new InformerSpec<>(type, namespace, labelSelector, fieldSelector, transform, resource);
+        return new InformerSpec<>(type, namespace, labelSelector, fieldSelector, transform, resource, shardSelector);
+    }
+
+    /** Only the objects {@code shardSelector} selects, e.g. {@code ShardSelector.shard(Key.UID, 0, 3)}. */
+    public InformerSpec<T> withShardSelector(ShardSelector shardSelector) {
+        return new InformerSpec<>(type, namespace, labelSelector, fieldSelector, transform, resource, shardSelector);
     }
 
     /**
@@ -127,6 +142,10 @@ public record InformerSpec<T extends KubernetesObject>(Class<T> type, String nam
         }
         if (fieldSelector != null) {
             b.append(sep).append("fields=").append(fieldSelector);
+            sep = ", ";
+        }
+        if (shardSelector != null) {
+            b.append(sep).append("shards=").append(shardSelector);
             sep = ", ";
         }
         return sep.equals("[") ? b.toString() : b.append(']').toString();

@@ -43,6 +43,7 @@ final class InformerState implements InformerMetrics.Gauges {
     private volatile int consecutiveFailures;
     private volatile KubernetesClientException lastError;
     private volatile Throwable stopCause;
+    private volatile boolean shardFilteringLocally;
     private final LongAdder userCodeErrors = new LongAdder();
 
     private final Object emitLock = new Object();
@@ -144,6 +145,14 @@ final class InformerState implements InformerMetrics.Gauges {
         }
     }
 
+    /** A (re)list told whether the server ignores the informer's shard selector (see {@link InformerHealth}). */
+    void listed(boolean shardFilteringLocally) {
+        if (this.shardFilteringLocally != shardFilteringLocally) {
+            this.shardFilteringLocally = shardFilteringLocally;
+            emitHealth();
+        }
+    }
+
     /** A list or watch attempt failed; the reflector retries it. */
     void failed(KubernetesClientException error, int attempts) {
         lastError = error;
@@ -173,7 +182,7 @@ final class InformerState implements InformerMetrics.Gauges {
         int failures = consecutiveFailures;
         KubernetesClientException error = lastError;
         return new InformerHealth(name, wasStarted, synced, isStopped(), age, failures, error,
-                failures > 0 && InformerHealth.isForbidden(error), userCodeErrors.sum(), stopCause);
+                failures > 0 && InformerHealth.isForbidden(error), userCodeErrors.sum(), stopCause, shardFilteringLocally);
     }
 
     /** The latest snapshot, then each change; a subscriber that falls behind skips to the latest. */

@@ -56,6 +56,7 @@ final class ReflectorFeed<T extends KubernetesObject> {
     private void accept(ReflectorEvent<T> event) {
         if (event instanceof ReflectorEvent.Listed<T> listed) {
             metrics.relisted(listed.items().size());
+            state.listed(listed.shardFilteredLocally());
             fifo.replace(listed.items(), listed.resourceVersion());
         } else if (event instanceof ReflectorEvent.Applied<T> applied) {
             metrics.event(applied.type());

@@ -136,7 +136,8 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         this.resync = new ResyncSchedule<>(name, scheduler, builder.resyncPeriod);
         this.reflector = Reflector.builder(builder.listerWatcher)
                 .name(name)
-                .options(builder.reflectorOptions.withSelectors(spec.labelSelector(), spec.fieldSelector()))
+                .options(builder.reflectorOptions.withSelectors(spec.labelSelector(), spec.fieldSelector())
+                        .withShardSelector(spec.shardSelector()))
                 .scheduler(scheduler)
                 .build();
         InformerMetrics metrics = userCode.guard(registerMetrics(builder.metrics));

@@ -5,6 +5,7 @@ import io.reactiveinformer.api.ListOptions;
 import io.reactiveinformer.api.ObjectList;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -59,14 +60,18 @@ final class ListPager<T> {
     static final class Gathered<T> {
         List<T> items = List.of();
         String resourceVersion;
+        /** The shard selector every page echoed; {@code null} once a page echoed none (or another one). */
+        String shardSelector;
         int pages;
         boolean paginated;
 
         Gathered<T> add(ObjectList<T> page) {
             if (pages == 0) {
                 resourceVersion = page.resourceVersion();
+                shardSelector = page.shardSelector();
                 items = page.items();
             } else {
+                shardSelector = Objects.equals(shardSelector, page.shardSelector()) ? shardSelector : null;
                 if (pages == 1) {
                     items = new ArrayList<>(items);
                 }

@@ -26,13 +26,22 @@ public sealed interface ReflectorEvent<T extends KubernetesObject> {
     /**
      * The complete state after a (re)list: all pages gathered, or the initial events of a streaming list.
      *
-     * @param items           every object, in the server's order; immutable
-     * @param resourceVersion the state the items are consistent with
+     * @param items                every object, in the server's order; immutable
+     * @param resourceVersion      the state the items are consistent with
+     * @param shardFilteredLocally the reflector has a {@linkplain ReflectorOptions#shardSelector() shard selector}
+     *                             that the server ignores, so it drops the objects outside the shard itself
+     *                             (here and in the events that follow): the items are the shard all the same
      */
-    record Listed<T extends KubernetesObject>(List<T> items, String resourceVersion) implements ReflectorEvent<T> {
+    record Listed<T extends KubernetesObject>(List<T> items, String resourceVersion, boolean shardFilteredLocally)
+            implements ReflectorEvent<T> {
         public Listed {
             items = List.copyOf(items);
             Objects.requireNonNull(resourceVersion, "resourceVersion");
+        }
+
+        /** A list without local shard filtering. */
+        public Listed(List<T> items, String resourceVersion) {
+            this(items, resourceVersion, false);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.reactiveinformer.watch;
 
+import io.reactiveinformer.api.ShardSelector;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -28,10 +29,22 @@ import java.util.Objects;
  *                        checks, with one {@code limit=1} LIST, whether the server's store went back in time
  *                        (etcd restored from a backup) and relists if so; {@code null} never checks. See
  *                        {@link StoreRollbackDetector}
+ * @param shardSelector   sent with every LIST and WATCH (KEP-5866); {@code null} for none. When a LIST comes back
+ *                        without the server's echo of it (a server without the {@code ShardedListAndWatch}
+ *                        gate, or a proxy that dropped it), the reflector drops the objects outside it itself,
+ *                        so that what it delivers is the same either way; see {@link ReflectorEvent.Listed}
  */
 public record ReflectorOptions(String labelSelector, String fieldSelector, Integer pageSize, boolean streamingList,
                                Duration minWatchTimeout, Duration idleTimeout, Backoff backoff,
-                               Duration rollbackProbeDelay) {
+                               Duration rollbackProbeDelay, ShardSelector shardSelector) {
+
+    /** Without a shard selector (the options before sharded lists existed). */
+    public ReflectorOptions(String labelSelector, String fieldSelector, Integer pageSize, boolean streamingList,
+                            Duration minWatchTimeout, Duration idleTimeout, Backoff backoff,
+                            Duration rollbackProbeDelay) {
+        this(labelSelector, fieldSelector, pageSize, streamingList, minWatchTimeout, idleTimeout, backoff,
+                rollbackProbeDelay, null);
+    }
 
     /** client-go's page size. */
     public static final int DEFAULT_PAGE_SIZE = 500;
@@ -71,36 +84,41 @@ public record ReflectorOptions(String labelSelector, String fieldSelector, Integ
 
     public ReflectorOptions withSelectors(String labelSelector, String fieldSelector) {
         return new ReflectorOptions(labelSelector, fieldSelector, pageSize, streamingList, minWatchTimeout,
-                idleTimeout, backoff, rollbackProbeDelay);
+                idleTimeout, backoff, rollbackProbeDelay, shardSelector);
     }
 
     public ReflectorOptions withPageSize(Integer pageSize) {
         return new ReflectorOptions(labelSelector, fieldSelector, pageSize, streamingList, minWatchTimeout,
-                idleTimeout, backoff, rollbackProbeDelay);
+                idleTimeout, backoff, rollbackProbeDelay, shardSelector);
     }
 
     public ReflectorOptions withStreamingList(boolean streamingList) {
         return new ReflectorOptions(labelSelector, fieldSelector, pageSize, streamingList, minWatchTimeout,
-                idleTimeout, backoff, rollbackProbeDelay);
+                idleTimeout, backoff, rollbackProbeDelay, shardSelector);
     }
 
     public ReflectorOptions withMinWatchTimeout(Duration minWatchTimeout) {
         return new ReflectorOptions(labelSelector, fieldSelector, pageSize, streamingList, minWatchTimeout,
-                idleTimeout, backoff, rollbackProbeDelay);
+                idleTimeout, backoff, rollbackProbeDelay, shardSelector);
     }
 
     public ReflectorOptions withIdleTimeout(Duration idleTimeout) {
         return new ReflectorOptions(labelSelector, fieldSelector, pageSize, streamingList, minWatchTimeout,
-                idleTimeout, backoff, rollbackProbeDelay);
+                idleTimeout, backoff, rollbackProbeDelay, shardSelector);
     }
 
     public ReflectorOptions withBackoff(Backoff backoff) {
         return new ReflectorOptions(labelSelector, fieldSelector, pageSize, streamingList, minWatchTimeout,
-                idleTimeout, backoff, rollbackProbeDelay);
+                idleTimeout, backoff, rollbackProbeDelay, shardSelector);
     }
 
     public ReflectorOptions withRollbackProbeDelay(Duration rollbackProbeDelay) {
         return new ReflectorOptions(labelSelector, fieldSelector, pageSize, streamingList, minWatchTimeout,
-                idleTimeout, backoff, rollbackProbeDelay);
+                idleTimeout, backoff, rollbackProbeDelay, shardSelector);
+    }
+
+    public ReflectorOptions withShardSelector(ShardSelector shardSelector) {
+        return new ReflectorOptions(labelSelector, fieldSelector, pageSize, streamingList, minWatchTimeout,
+                idleTimeout, backoff, rollbackProbeDelay, shardSelector);
     }
 }

@@ -47,6 +47,7 @@ final class ReflectorRun<T extends KubernetesObject> {
     private final ListPager<T> pager;
     private final ListOptions listSelectors;
     private final StoreRollbackDetector rollback = new StoreRollbackDetector();
+    private final ShardFilter shard;
 
     private String lastSyncResourceVersion = "";
     private boolean resourceVersionUnavailable;
@@ -67,7 +68,9 @@ final class ReflectorRun<T extends KubernetesObject> {
         this.random = random;
         this.backoff = new BackoffTimer(options.backoff(), scheduler, random);
         this.pager = new ListPager<>(name, listerWatcher);
-        this.listSelectors = ListOptions.none().withSelectors(options.labelSelector(), options.fieldSelector());
+        this.listSelectors = ListOptions.none().withSelectors(options.labelSelector(), options.fieldSelector())
+                .withShardSelector(options.shardSelector());
+        this.shard = new ShardFilter(name, options.shardSelector());
     }
 
     Flux<ReflectorEvent<T>> events() {
@@ -125,7 +128,11 @@ final class ReflectorRun<T extends KubernetesObject> {
         synced(listedVersion);
         rollback.listed(listedVersion);
         log.debug("{}: listed {} objects at resourceVersion \"{}\"", name, gathered.items.size(), listedVersion);
-        return new ReflectorEvent.Listed<>(gathered.items, listedVersion);
+        shard.listed(gathered.shardSelector);
+        List<T> items = shard.filteringLocally()
+                ? gathered.items.stream().filter(shard::keep).toList()
+                : gathered.items;
+        return new ReflectorEvent.Listed<>(items, listedVersion, shard.filteringLocally());
     }
 
     private Flux<ReflectorEvent<T>> listFailed(KubernetesClientException error, String resourceVersion) {
@@ -144,7 +151,7 @@ final class ReflectorRun<T extends KubernetesObject> {
                 .<ReflectorEvent<T>>handle((event, sink) -> {
                     if (initial.isComplete()) {
                         emit(event, progress, sink);
-                    } else if (initial.offer(event)) {
+                    } else if (!outsideShard(event) && initial.offer(event)) {
                         sink.next(streamed(initial));
                     }
                 })
@@ -161,7 +168,7 @@ final class ReflectorRun<T extends KubernetesObject> {
         synced(initial.resourceVersion);
         rollback.listed(initial.resourceVersion);
         log.debug("{}: streamed {} objects up to resourceVersion \"{}\"", name, items.size(), initial.resourceVersion);
-        return new ReflectorEvent.Listed<>(items, initial.resourceVersion);
+        return new ReflectorEvent.Listed<>(items, initial.resourceVersion, shard.filteringLocally());
     }
 
     private Flux<ReflectorEvent<T>> streamingListFailed(KubernetesClientException error, String resourceVersion) {
@@ -257,6 +264,7 @@ final class ReflectorRun<T extends KubernetesObject> {
         long timeout = min + (long) (min * BackoffTimer.unit(random.getAsDouble()));
         return WatchOptions.from(resourceVersion)
                 .withSelectors(options.labelSelector(), options.fieldSelector())
+                .withShardSelector(options.shardSelector())
                 .withTimeoutSeconds((int) Math.min(Integer.MAX_VALUE, timeout));
     }
 
@@ -273,6 +281,9 @@ final class ReflectorRun<T extends KubernetesObject> {
         if (hasVersion) {
             lastSyncResourceVersion = resourceVersion;
         }
+        if (outsideShard(event)) {
+            return; // its resourceVersion still counts as progress (above): the watch resumes after it
+        }
         switch (event.type()) {
             case ADDED, MODIFIED -> sink.next(new ReflectorEvent.Applied<>(event.type(), event.object()));
             case DELETED -> sink.next(new ReflectorEvent.Deleted<>(event.object()));
@@ -282,6 +293,11 @@ final class ReflectorRun<T extends KubernetesObject> {
                 }
             }
         }
+    }
+
+    /** An object event the server should not have sent: its shard selector is ignored (see {@link ShardFilter}). */
+    private boolean outsideShard(WatchEvent<T> event) {
+        return event.type() != WatchEvent.Type.BOOKMARK && !shard.keep(event.object());
     }
 
     private Flux<ReflectorEvent<T>> watchClosed(String resourceVersion, WatchProgress progress) {

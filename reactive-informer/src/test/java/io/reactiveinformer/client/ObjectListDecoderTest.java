@@ -35,6 +35,18 @@ class ObjectListDecoderTest {
         assertThat(decode(Fixtures.bytes("pod-list-page2.json"), -1).hasMore()).isFalse();
     }
 
+    /** kube-apiserver with ShardedListAndWatch echoes the selector it applied; without the gate, no shardInfo. */
+    @Test
+    void readsTheShardSelectorEcho() {
+        String selector = "shardRange(object.metadata.uid, '0x0000000000000000', '0x8000000000000000')";
+        ObjectList<V1Pod> sharded = decode(utf8("{\"kind\":\"PodList\",\"metadata\":{\"resourceVersion\":\"7\","
+                + "\"shardInfo\":{\"selector\":\"" + selector + "\"}},\"items\":[]}"), -1);
+
+        assertThat(sharded.shardSelector()).isEqualTo(selector);
+        assertThat(sharded.resourceVersion()).isEqualTo("7");
+        assertThat(decode(PAGE, -1).shardSelector()).isNull();
+    }
+
     @Test
     void everySingleSplitPointGivesTheSamePage() {
         ObjectList<V1Pod> expected = decode(PAGE, -1);

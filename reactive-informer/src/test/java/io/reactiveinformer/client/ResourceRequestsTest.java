@@ -8,6 +8,7 @@ import io.kubernetes.client.openapi.models.V1Namespace;
 import io.reactiveinformer.api.DeleteOptions;
 import io.reactiveinformer.api.ListOptions;
 import io.reactiveinformer.api.ResourceType;
+import io.reactiveinformer.api.ShardSelector;
 import io.reactiveinformer.api.WatchOptions;
 import java.time.Duration;
 import java.util.List;
@@ -49,6 +50,19 @@ class ResourceRequestsTest {
         assertThat(PLAIN.watch("default", WatchOptions.from("42").withInitialEvents()))
                 .isEqualTo("/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=42"
                         + "&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&sendInitialEvents=true");
+    }
+
+    @Test
+    void listsAndWatchesCarryTheShardSelectorInTheServersSyntax() {
+        ShardSelector upperHalf = ShardSelector.shard(ShardSelector.Key.UID, 1, 2);
+        String param = "shardSelector=shardRange%28object.metadata.uid%2C%20%270x8000000000000000%27%2C%20"
+                + "%270x10000000000000000%27%29";
+
+        assertThat(PLAIN.list(null, ListOptions.none().withShardSelector(upperHalf).withLimit(500)))
+                .isEqualTo("/api/v1/configmaps?limit=500&" + param);
+        assertThat(PLAIN.watch(null, WatchOptions.from("42").withShardSelector(upperHalf)))
+                .isEqualTo("/api/v1/configmaps?watch=true&resourceVersion=42&allowWatchBookmarks=true&" + param);
+        assertThat(PLAIN.list(null, ListOptions.none().withShardSelector(null))).isEqualTo("/api/v1/configmaps");
     }
 
     @Test

@@ -14,6 +14,7 @@ import io.reactiveinformer.api.DynamicObject;
 import io.reactiveinformer.api.ListOptions;
 import io.reactiveinformer.api.PatchType;
 import io.reactiveinformer.api.ResourceType;
+import io.reactiveinformer.api.ShardSelector;
 import io.reactiveinformer.api.WatchOptions;
 import io.reactiveinformer.codec.KubernetesJson;
 import java.io.IOException;
@@ -84,6 +85,7 @@ public final class ClusterState {
     private final Writer writer;
     private final WatchHub hub;
     private final TypedObjects typed;
+    private final boolean shardedListAndWatch;
 
     private ClusterState(Builder b) {
         this.json = b.json;
@@ -94,6 +96,7 @@ public final class ClusterState {
                 new DeletionRules(clock), new ServerSideApply(clock), b.json.mapper(), b.requireNamespaces);
         this.hub = new WatchHub(this, store, b.scheduler, b.bookmarkInterval);
         this.typed = new TypedObjects(this, store, b.json);
+        this.shardedListAndWatch = b.shardedListAndWatch;
         for (Map.Entry<ResourceType<?>, Boolean> e : b.resources.entrySet()) {
             store.register(e.getKey(), e.getValue(), b.schemas.get(e.getKey()));
             json.prepare(e.getKey().type());
@@ -119,6 +122,7 @@ public final class ClusterState {
         private Duration bookmarkInterval = Duration.ofMinutes(1);
         private long seed;
         private boolean requireNamespaces;
+        private boolean shardedListAndWatch = true;
 
         private Builder() {
             for (Class<?> model : List.of(V1Namespace.class, V1Node.class, V1Pod.class, V1ConfigMap.class,
@@ -201,6 +205,18 @@ public final class ClusterState {
          */
         public Builder requireNamespaces() {
             this.requireNamespaces = true;
+            return this;
+        }
+
+        /**
+         * Whether lists and watches honour {@code shardSelector} (KEP-5866) as kube-apiserver 1.36 with its alpha
+         * {@code ShardedListAndWatch} feature gate on: only the objects whose uid or namespace hashes into the
+         * ranges, the selector echoed in a list's {@code metadata.shardInfo.selector}, and a malformed selector
+         * refused. Default {@code true}, as the test environment's server; {@code false} is a server with the gate
+         * off (the default of a real 1.36 server, and any older one): the parameter is ignored, there is no echo.
+         */
+        public Builder shardedListAndWatch(boolean enabled) {
+            this.shardedListAndWatch = enabled;
             return this;
         }
 
@@ -421,9 +437,21 @@ public final class ClusterState {
         return obj;
     }
 
-    /** LIST of one page; see {@link ListPaginator#page} for the versions a request reads. */
+    /**
+     * LIST of one page; see {@link ListPaginator#page} for the versions a request reads. The shard selector
+     * is ignored unless {@link Builder#shardedListAndWatch the gate} is on.
+     */
     public synchronized ListResult list(ResourceType<?> type, String namespace, ListOptions options) {
-        return ListPaginator.page(store.registry().kind(type), store.resourceVersion(), namespace, options);
+        return ListPaginator.page(store.registry().kind(type), store.resourceVersion(), namespace,
+                shardedListAndWatch ? options : options.withShardSelector(null));
+    }
+
+    /**
+     * The {@code shardSelector} query parameter as this server reads it: {@code null} when absent or when the
+     * gate is off (ignored, as by a server without it), else parsed, or an {@link ApiError} as the real server's.
+     */
+    ShardSelector shardSelectorParameter(String value) {
+        return value == null || !shardedListAndWatch ? null : ShardSelectorParser.parse(value);
     }
     /**
      * WATCH. Request errors (unknown selector field, bad version) throw {@link ApiError} here; a
@@ -438,7 +466,7 @@ public final class ClusterState {
         synchronized (this) {
             kind = store.registry().kind(type);
         }
-        return hub.watch(kind, namespace, options);
+        return hub.watch(kind, namespace, shardedListAndWatch ? options : options.withShardSelector(null));
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.reactiveinformer.test.server;
 
 import io.kubernetes.client.openapi.models.V1ListMeta;
+import io.kubernetes.client.openapi.models.V1ShardInfo;
 import io.kubernetes.client.openapi.models.V1Status;
 import io.kubernetes.client.openapi.models.V1StatusDetails;
 import io.reactiveinformer.api.ListOptions;
@@ -182,10 +183,12 @@ final class RequestRouter {
     private Reply list(ResourcePath t, Map<String, String> q, Representation as) {
         Integer limit = q.containsKey("limit") ? RequestDecoder.parseInt("limit", q.get("limit")) : null;
         ListOptions options = new ListOptions(q.get("labelSelector"), q.get("fieldSelector"), limit,
-                q.get("continue"), q.get("resourceVersion"), q.get("resourceVersionMatch"));
+                q.get("continue"), q.get("resourceVersion"), q.get("resourceVersionMatch"),
+                state.shardSelectorParameter(q.get("shardSelector")));
         ListResult page = state.list(t.type(), t.namespace(), options);
         V1ListMeta meta = new V1ListMeta().resourceVersion(page.resourceVersion())._continue(page.continueToken())
-                .remainingItemCount(page.remainingItemCount());
+                .remainingItemCount(page.remainingItemCount())
+                .shardInfo(page.shardSelector() == null ? null : new V1ShardInfo().selector(page.shardSelector()));
         if (as == Representation.METADATA) {
             return Reply.of(200, WireFormat.list(state.json(), Representation.META_API_VERSION, "PartialObjectMetadataList",
                     meta, page.items().stream().map(as::object).toList()));

@@ -29,7 +29,8 @@ final class WatchEndpoint {
                 ? RequestDecoder.parseInt("timeoutSeconds", q.get("timeoutSeconds")) : null;
         WatchOptions options = new WatchOptions(q.get("labelSelector"), q.get("fieldSelector"),
                 q.get("resourceVersion"), q.get("resourceVersionMatch"), timeout,
-                "true".equals(q.get("allowWatchBookmarks")), "true".equals(q.get("sendInitialEvents")));
+                "true".equals(q.get("allowWatchBookmarks")), "true".equals(q.get("sendInitialEvents")),
+                state.shardSelectorParameter(q.get("shardSelector")));
         if (fault instanceof Fault.ExpiredWatch) {
             long oldest = state.oldestResourceVersion(t.type());
             ApiError gone = ApiError.tooOld(oldest - 1 < 0 ? 0 : oldest - 1, oldest + 1);

@@ -46,7 +46,8 @@ final class WatchHub {
         }
         String ns = kind.type.namespaced() && namespace != null && !namespace.isEmpty() ? namespace : null;
         Flux<StreamEvent> events = Flux.create(sink -> {
-            Watcher watcher = new Watcher(this, kind, ns, labels, fields, options.allowBookmarks());
+            Watcher watcher = new Watcher(this, kind, ns, labels, fields, options.shardSelector(),
+                    options.allowBookmarks());
             open(watcher, sink, requested, options.sendInitialEvents());
             Disposable bookmarks = options.allowBookmarks()
                     ? Flux.interval(bookmarkInterval, bookmarkInterval, scheduler).subscribe(t -> watcher.requestBookmark())

@@ -1,5 +1,6 @@
 package io.reactiveinformer.test.server;
 
+import io.reactiveinformer.api.ShardSelector;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -21,6 +22,7 @@ final class Watcher {
     final String namespace;
     final Selector labels;
     final Selector fields;
+    final ShardSelector shard;
     final boolean bookmarks;
     private final WatchHub hub;
     private final AtomicInteger wip = new AtomicInteger();
@@ -33,12 +35,18 @@ final class Watcher {
     volatile boolean bookmarkWanted;
     private FluxSink<StreamEvent> sink;
 
-    Watcher(WatchHub hub, Kind kind, String namespace, Selector labels, Selector fields, boolean bookmarks) {
+    /**
+     * @param shard the shard selector (a uid or namespace never changes, so an object never moves in or out of
+     *              it: no event turns into an ADDED or DELETED by it), or {@code null}
+     */
+    Watcher(WatchHub hub, Kind kind, String namespace, Selector labels, Selector fields, ShardSelector shard,
+            boolean bookmarks) {
         this.hub = hub;
         this.kind = kind;
         this.namespace = namespace;
         this.labels = labels;
         this.fields = fields;
+        this.shard = shard;
         this.bookmarks = bookmarks;
     }
 
@@ -53,7 +61,8 @@ final class Watcher {
         if (namespace != null && !namespace.equals(object.path("metadata").path("namespace").asString(""))) {
             return false;
         }
-        return labels.matches(object) && fields.matches(object);
+        return labels.matches(object) && fields.matches(object)
+                && (shard == null || ShardSelectorParser.matches(shard, object));
     }
 
     /** The event this watcher sees for {@code change}, after namespace and selectors, or {@code null}. */
