@@ -12,6 +12,8 @@
 #   testenv.sh snapshot-etcd DIR NAME | restore-etcd DIR NAME
 #                                     copy etcd's data aside / put etcd back on that copy (see below)
 #
+# TESTENV_FEATURE_GATES: kube-apiserver's --feature-gates (default ShardedListAndWatch=true; empty for none).
+#
 # Ports are picked at random below the kernel's ephemeral range so that a restarted process gets its
 # port back. With TESTENV_OWNER_PID set, `start` also leaves a watchdog that stops the environment
 # when that process exits (the JUnit extension passes its JVM's pid, so a killed test run leaks nothing).
@@ -21,6 +23,10 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/lib.sh"
 
 APISERVER_READY_TIMEOUT="${TESTENV_APISERVER_READY_TIMEOUT:-120}"
+# kube-apiserver's feature gates: server-side sharded list and watch (KEP-5866, alpha in 1.36, off by default
+# there) is on unless TESTENV_FEATURE_GATES says otherwise; set it empty for a server with every gate at its
+# default, as an older or stock server answers.
+FEATURE_GATES="${TESTENV_FEATURE_GATES-ShardedListAndWatch=true}"
 ETCD_READY_TIMEOUT="${TESTENV_ETCD_READY_TIMEOUT:-30}"
 STOP_TIMEOUT=20
 
@@ -164,6 +170,7 @@ start_apiserver() { # start_apiserver DIR
     --allow-privileged=true \
     --profiling=false \
     --shutdown-watch-termination-grace-period=2s \
+    ${FEATURE_GATES:+--feature-gates="$FEATURE_GATES"} \
     >>"$dir/kube-apiserver.log" 2>&1 </dev/null &
   echo $! >"$dir/kube-apiserver.pid"
   wait_ready "$dir" kube-apiserver "$APISERVER_READY_TIMEOUT" \

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.reactiveinformer.api.ListOptions;
 import io.reactiveinformer.api.ObjectList;
+import io.reactiveinformer.api.ShardSelector;
 import io.reactiveinformer.client.ResourceClient;
 import reactor.core.publisher.Flux;
 import reactor.core.scheduler.Schedulers;
@@ -163,5 +164,28 @@ abstract class ListContract extends ClientContract {
         } finally {
             released.set(true);
         }
+    }
+
+    /**
+     * A server with {@code ShardedListAndWatch} (kube-apiserver 1.36 with the gate on, as {@code testenv/}
+     * starts it; the simulated server by default) lists exactly the shard, computed with our hash, and echoes
+     * the selector; the shards of a split cover the namespace once.
+     */
+    @Test
+    void aShardSelectorListsExactlyItsShardWithOurHashAndIsEchoed() {
+        ResourceClient<V1ConfigMap> maps = twentyFiveConfigMaps("shards");
+        List<V1ConfigMap> all = await(maps.list(ListOptions.none())).items();
+        List<String> covered = new ArrayList<>();
+        for (int shard = 0; shard < 4; shard++) {
+            ShardSelector selector = ShardSelector.shard(ShardSelector.Key.UID, shard, 4);
+
+            ObjectList<V1ConfigMap> page = await(maps.list(ListOptions.none().withShardSelector(selector)));
+
+            assertThat(page.shardSelector()).as("the server's echo").isEqualTo(selector.toString());
+            assertThat(names(page.items())).containsExactlyInAnyOrderElementsOf(
+                    names(all.stream().filter(selector::matches).toList()));
+            covered.addAll(names(page.items()));
+        }
+        assertThat(covered).containsExactlyInAnyOrderElementsOf(names(all));
     }
 }
