@@ -203,6 +203,11 @@ final class EventLoopWatchdog {
         }
 
         synchronized void tick(long now) {
+            if (loopThread == null) {
+                // before its first probe runs: a loop first seen already busy (its first task, in a cold
+                // JVM, the very stall to catch) would otherwise be neither sampled nor timed
+                loopThread = threadOf(loop);
+            }
             if (submittedAt == 0) {
                 submittedAt = now;
                 cpuAtSubmit = cpuTime(loopThread);
@@ -253,6 +258,22 @@ final class EventLoopWatchdog {
             }
             return new Stall(loopThread.getName(), delay, now, List.copyOf(samples));
         }
+    }
+
+    /** The thread running {@code loop}, or null while it has none. */
+    private static Thread threadOf(EventExecutor loop) {
+        ThreadGroup root = Thread.currentThread().getThreadGroup();
+        while (root.getParent() != null) {
+            root = root.getParent();
+        }
+        Thread[] threads = new Thread[root.activeCount() + 16];
+        int count = root.enumerate(threads, true);
+        for (int i = 0; i < count; i++) {
+            if (loop.inEventLoop(threads[i])) {
+                return threads[i];
+            }
+        }
+        return null;
     }
 
     /** {@code thread}'s CPU time in nanoseconds; -1 when unknown (no thread yet, or not measurable here). */
