@@ -71,7 +71,18 @@ import reactor.core.scheduler.Schedulers;
  * replica that holds it reconciles it. Each time a Lease is acquired, every primary object of it in the
  * cache is queued (at {@link Priority#LOW}), so nothing the previous holder left pending (such as a
  * {@link Result#requeueAfter}) is lost; a request for a deleted object that was pending at the previous
- * holder is lost with it, so do cleanup with finalizers, as usual. Informers are not sharded: every
+ * holder is lost with it, so do cleanup with finalizers, as usual.
+ *
+ * <p><b>Fenced writes.</b> Every write a reconcile makes through a {@code ResourceClient} within its
+ * {@code Mono} carries the reconcile's term as a {@link io.reactiveinformer.api.WriteFence}: once the term
+ * is no longer held (its renew deadline has passed on the election's clock, or it ended), the write is not
+ * sent and fails with a {@link io.reactiveinformer.api.FencedWriteException}, which the queue treats as any
+ * error. The fence is asked on subscription and again right before the request's first byte, so a replica
+ * paused past its renew deadline (a GC pause, {@code SIGSTOP}, a throttled container) cannot write on
+ * resuming, even before its own timers have run. The limit: a request already on the wire cannot be
+ * recalled. A write admitted just before the deadline reaches the server after at most the network's
+ * delay, and the successor cannot have taken over before {@code leaseDuration - renewDeadline} after it;
+ * writes subscribed outside the reconcile's {@code Mono} (its context) are not fenced. Informers are not sharded: every
  * replica caches every object. Stopping the controller stops its election after its reconciles, and
  * the election releases its Leases.
  *

@@ -1,5 +1,6 @@
 package io.reactiveinformer.controller;
 
+import io.reactiveinformer.api.WriteFence;
 import io.reactiveinformer.leaderelection.LeaseTerm;
 import io.reactiveinformer.workqueue.Outcome;
 import io.reactiveinformer.workqueue.WorkQueue;
@@ -25,7 +26,9 @@ import reactor.util.context.Context;
  *
  * <p>With an election, a request is reconciled only within the {@link LeaseTerm} of its shard: it is
  * dropped when the term is not held, the term is checked again right before the call (on the worker),
- * and the reconcile is cancelled the moment the term ends.
+ * and the reconcile is cancelled the moment the term ends. Its writes are fenced by the term
+ * ({@link WriteFence}): a replica that resumes after a pause longer than its renew deadline has its
+ * reconciles' writes refused before its timers have even run to cancel them.
  */
 final class RequestWorker implements Function<Request, Mono<Outcome>> {
 
@@ -90,8 +93,10 @@ final class RequestWorker implements Function<Request, Mono<Outcome>> {
         if (term != null && !term.isHeld()) {
             return Mono.empty();
         }
-        Mono<Result> call = Mono.defer(() -> reconciler.reconcile(request))
-                .contextWrite(Context.of(WriteExpectations.Scope.class, writes.scope(request)));
+        Context scope = Context.of(WriteExpectations.Scope.class, writes.scope(request));
+        Context context = term == null ? scope
+                : WriteFence.of("the term of Lease " + term.leaseName(), term::isHeld).putIn(scope);
+        Mono<Result> call = Mono.defer(() -> reconciler.reconcile(request)).contextWrite(context);
         if (timeout != null) {
             call = call.timeout(timeout, Mono.defer(() -> {
                 metrics.timedOut();

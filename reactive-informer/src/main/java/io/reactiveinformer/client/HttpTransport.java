@@ -11,9 +11,11 @@ import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import io.reactiveinformer.api.AuthenticationException;
 import io.reactiveinformer.api.DecodeException;
+import io.reactiveinformer.api.FencedWriteException;
 import io.reactiveinformer.api.KubernetesApiException;
 import io.reactiveinformer.api.KubernetesClientException;
 import io.reactiveinformer.api.TransportException;
+import io.reactiveinformer.api.WriteFence;
 import io.reactiveinformer.codec.KubernetesJson;
 import io.reactiveinformer.config.ClientConfig;
 import io.reactiveinformer.config.ConfigException;
@@ -163,15 +165,26 @@ final class HttpTransport {
     <R> Flux<R> exchange(HttpMethod method, String pathAndQuery, byte[] body, String contentType, String accept,
                          BiFunction<HttpClientResponse, ByteBufFlux, Flux<R>> decode) {
         String request = method.name() + " " + pathAndQuery;
-        return config.credentials().bearerToken()
-                .map(Optional::of)
-                .defaultIfEmpty(Optional.empty())
-                .onErrorMap(ConfigException.class,
-                        e -> new AuthenticationException(request + ": no credentials: " + e.getMessage(), e))
-                .flatMapMany(token -> send(method, pathAndQuery, body, contentType, accept, token, decode,
-                        HttpMethod.GET.equals(method)))
-                .onErrorMap(e -> e instanceof Exception && !(e instanceof KubernetesClientException),
-                        e -> new TransportException(request + ": " + describe(e), e));
+        boolean read = HttpMethod.GET.equals(method);
+        return Flux.deferContextual(context -> {
+            WriteFence fence = read ? null : WriteFence.in(context);
+            if (fence != null && !fence.admits()) {
+                return Flux.error(fenced(request, fence));
+            }
+            return config.credentials().bearerToken()
+                    .map(Optional::of)
+                    .defaultIfEmpty(Optional.empty())
+                    .onErrorMap(ConfigException.class,
+                            e -> new AuthenticationException(request + ": no credentials: " + e.getMessage(), e))
+                    .flatMapMany(token -> send(method, pathAndQuery, body, contentType, accept, token, decode, read,
+                            fence));
+        }).onErrorMap(e -> e instanceof Exception && !(e instanceof KubernetesClientException),
+                e -> new TransportException(request + ": " + describe(e), e));
+    }
+
+    private static FencedWriteException fenced(String request, WriteFence fence) {
+        return new FencedWriteException(request + ": not sent: " + fence.authority()
+                + " has ended, so this write no longer has the authority it was made under");
     }
 
     /**
@@ -184,7 +197,7 @@ final class HttpTransport {
      */
     private <R> Flux<R> send(HttpMethod method, String pathAndQuery, byte[] body, String contentType, String accept,
                              Optional<String> token, BiFunction<HttpClientResponse, ByteBufFlux, Flux<R>> decode,
-                             boolean resendIfUnanswered) {
+                             boolean resendIfUnanswered, WriteFence fence) {
         String request = method.name() + " " + pathAndQuery;
         return Flux.defer(() -> {
             AtomicBoolean answered = new AtomicBoolean();
@@ -200,7 +213,14 @@ final class HttpTransport {
                     })
                     .request(method)
                     .uri(basePath + pathAndQuery)
-                    .send((req, out) -> body == null ? out : out.sendByteArray(Mono.just(body)))
+                    .send((req, out) -> {
+                        // The last moment before the request's first byte: a connection can take long to get
+                        // (a handshake, a full pool), and the fence's authority may have ended meanwhile.
+                        if (fence != null && !fence.admits()) {
+                            return Mono.error(fenced(request, fence));
+                        }
+                        return body == null ? out : out.sendByteArray(Mono.just(body));
+                    })
                     .response((response, content) -> {
                         answered.set(true);
                         int code = response.status().code();
@@ -217,7 +237,7 @@ final class HttpTransport {
                             return Flux.error(e);
                         }
                         log.debug("{}: the connection closed before a response, sending it again", request);
-                        return send(method, pathAndQuery, body, contentType, accept, token, decode, false);
+                        return send(method, pathAndQuery, body, contentType, accept, token, decode, false, fence);
                     });
         });
     }
