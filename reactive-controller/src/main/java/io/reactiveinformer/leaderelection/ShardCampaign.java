@@ -25,10 +25,15 @@ import reactor.core.scheduler.Scheduler;
  * request), renews its membership Lease, counts the live members (membership Leases that changed within
  * their lease duration by this replica's clock), and moves towards its fair share
  * {@code ceil(shards / live members)}: it renews the shards it holds, gives up the least preferred ones
- * beyond its share (ending their terms before writing the release), and acquires free or expired ones
- * up to its share, most preferred first (preference: a hash of identity and shard, so replicas prefer
- * different shards and rarely race for one). A shard term ends as a leader's does: renewal not
- * successful by the renew deadline, or someone else seen holding it.
+ * beyond its share when another live replica is short of its own (ending their terms before writing the
+ * release), and acquires free or expired ones up to its share, most preferred first (preference: a hash of
+ * identity and shard, so replicas prefer different shards and rarely race for one). Orphans, shards whose
+ * holder is no longer live and whose Lease ran out, are taken at once by the settled replicas (known for a
+ * lease duration) whatever their shares, spread by load the same way on every replica, and handed over to
+ * short replicas once none is left: so a dead replica's shards are held again within a lease duration and a
+ * retry period of its last renewal even when its replacement, which counts as live but can take a Lease
+ * that ran out only a lease duration after it first saw it, joined meanwhile. A shard term ends as a
+ * leader's does: renewal not successful by the renew deadline, or someone else seen holding it.
  *
  * <p>Every step runs as a task of one worker of the scheduler, as in {@link LeaderCampaign}.
  */
@@ -53,10 +58,14 @@ final class ShardCampaign implements Campaign {
     private final Disposable[] deadlines;
     private final List<Integer> preference;
     private final Map<String, LeaseLock> others = new HashMap<>();
+    /** When each other member's Lease was first seen (clock millis); used on the worker only. */
+    private final Map<String, Long> firstSeen = new HashMap<>();
     private final Disposable.Swap pending = Disposables.swap();
     /** Jitters the retries of a replica holding no shard; used on the worker only. */
     private final RandomGenerator random = new SplittableRandom();
     private volatile boolean stopped;
+    /** When the campaign started (clock millis). */
+    private long startedAt;
 
     ShardCampaign(ShardElector elector, LeaseStore store, ElectionTimings timings, Scheduler scheduler,
                   ElectionMetrics metrics, FluxSink<LeadershipEvent> events) {
@@ -91,6 +100,7 @@ final class ShardCampaign implements Campaign {
 
     @Override
     public void start() {
+        startedAt = now();
         worker.schedule(this::tick);
     }
 
@@ -118,10 +128,12 @@ final class ShardCampaign implements Campaign {
         }
         String memberPrefix = elector.memberLeaseName("");
         others.keySet().retainAll(byName.keySet());
+        firstSeen.keySet().retainAll(byName.keySet());
         for (V1Lease lease : leases) {
             String name = lease.getMetadata().getName();
             if (name.startsWith(memberPrefix) && !name.equals(member.name())) {
                 others.computeIfAbsent(name, this::lock).observe(lease);
+                firstSeen.putIfAbsent(name, now());
             }
         }
         for (int i = 0; i < shards.length; i++) {
@@ -130,16 +142,21 @@ final class ShardCampaign implements Campaign {
             }
         }
         long now = now();
-        int live = 1 + (int) others.values().stream()
-                .filter(o -> !o.holder().isEmpty() && now < o.expiresAt()).count();
+        Members members = members(now);
+        int live = 1 + members.live();
         int share = (shards.length + live - 1) / live;
         List<Integer> held = preference.stream().filter(i -> terms.get(i) != null).toList();
+        List<Integer> orphans = preference.stream()
+                .filter(i -> terms.get(i) == null && isOrphan(shards[i], members, now)).toList();
+        // shards held beyond the share are kept until a live replica is short of its own and no orphan is left
+        // (handing one over while orphans are being taken would only move the gap), then handed over
+        int keep = orphans.isEmpty() ? Math.max(share, held.size() - members.shortfall(share)) : held.size();
 
         List<Mono<Written>> writes = new ArrayList<>();
         writes.add(member.acquireOrRenewNow().map(sent -> new Written(-1, sent)));
         for (int k = 0; k < held.size(); k++) {
             int shard = held.get(k);
-            if (k < share) {
+            if (k < keep) {
                 writes.add(write(shard));
             } else {
                 lose(shard, "its fair share is " + share + " of " + shards.length + " shards with " + live
@@ -152,16 +169,93 @@ final class ShardCampaign implements Campaign {
             if (wanted == 0) {
                 break;
             }
-            if (terms.get(shard) == null && shards[shard].acquirable()) {
+            if (terms.get(shard) == null && shards[shard].acquirable() && !orphans.contains(shard)) {
                 writes.add(write(shard));
                 wanted--;
             }
+        }
+        // Orphans go at once to the settled replicas, whatever the shares: a newcomer, which counts as live, may
+        // take a Lease that ran out only a lease duration after it first saw it, and the orphans would wait for
+        // it. Every replica computes the same assignment from what it sees, so they rarely race for one; the
+        // shares are restored by the hand-over above once the orphans are held.
+        boolean meSettled = now - startedAt >= timings.leaseDuration().toMillis();
+        for (int shard : members.assign(orphans, meSettled ? elector.identity() : null, held.size())) {
+            writes.add(write(shard));
         }
         pending.update(Flux.merge(writes)
                 .collectList()
                 .timeout(timings.renewDeadline(), scheduler)
                 .subscribe(results -> worker.schedule(() -> written(results)),
                         error -> worker.schedule(() -> failed("writing", error))));
+    }
+
+    /**
+     * The other live replicas (membership Lease not run out by our clock) by identity, with how many shards each
+     * holds (Leases not run out), and those of them known for at least a lease duration: settled, so able to
+     * take a Lease that ran out (a newcomer may only a lease duration after it first saw it).
+     */
+    private record Members(Map<String, Integer> held, List<String> settledOthers) {
+
+        int live() {
+            return held.size();
+        }
+
+        /**
+         * The orphans {@code me} takes, when it is settled and holds {@code meHeld} shards: in shard order, each
+         * goes to the settled replica holding the fewest, ties to the one that prefers the shard most.
+         */
+        List<Integer> assign(List<Integer> orphans, String me, int meHeld) {
+            if (me == null) {
+                return List.of();
+            }
+            Map<String, Integer> load = new HashMap<>();
+            settledOthers.forEach(id -> load.put(id, held.get(id)));
+            load.put(me, meHeld);
+            List<Integer> mine = new ArrayList<>();
+            for (int shard : orphans.stream().sorted().toList()) {
+                String owner = load.entrySet().stream()
+                        .min(Comparator.comparingInt((Map.Entry<String, Integer> e) -> e.getValue())
+                                .thenComparing(e -> -preferenceOf(e.getKey(), shard)))
+                        .orElseThrow().getKey();
+                load.merge(owner, 1, Integer::sum);
+                if (owner.equals(me)) {
+                    mine.add(shard);
+                }
+            }
+            return mine;
+        }
+
+        /** How many shards the live others lack to reach their shares. */
+        int shortfall(int share) {
+            return held.values().stream().mapToInt(h -> Math.max(0, share - h)).sum();
+        }
+    }
+
+    private Members members(long now) {
+        Map<String, Integer> held = new HashMap<>();
+        List<String> settled = new ArrayList<>();
+        for (Map.Entry<String, LeaseLock> other : others.entrySet()) {
+            LeaseLock lock = other.getValue();
+            if (!lock.holder().isEmpty() && now < lock.expiresAt()) {
+                held.put(lock.holder(), 0);
+                if (now - firstSeen.get(other.getKey()) >= timings.leaseDuration().toMillis()) {
+                    settled.add(lock.holder());
+                }
+            }
+        }
+        for (LeaseLock shard : shards) {
+            if (held.containsKey(shard.holder()) && now < shard.expiresAt()) {
+                held.merge(shard.holder(), 1, Integer::sum);
+            }
+        }
+        return new Members(held, settled);
+    }
+
+    /** A shard whose holder is no live replica and whose Lease ran out: no one will renew it. */
+    private boolean isOrphan(LeaseLock shard, Members members, long now) {
+        String holder = shard.holder();
+        return !holder.isEmpty() && !shard.heldByMe() && !members.held().containsKey(holder)
+                && now >= shard.expiresAt();
     }
 
     private Mono<Written> write(int shard) {

@@ -204,6 +204,43 @@ class ShardElectorTest {
         assertThat(List.of(a.held(), b.held())).containsExactly(8, 8);
     }
 
+    /**
+     * Four replicas at their fair share (4 of 16 each); one dies and its replacement starts before the dead one's
+     * Leases run out, so it counts as live and the survivors stay at a share of 4 when those Leases run out. The
+     * replacement may take a Lease that ran out only a lease duration after it first saw it: the survivors take
+     * the orphans beyond their shares at once and hand them to the newcomer afterwards.
+     */
+    @Test
+    void theShardsOfADeadReplicaMoveWithinALeaseDurationEvenWhenItsReplacementJoinsMeanwhile() {
+        Replica a = replica("a");
+        Replica b = replica("b");
+        Replica c = replica("c");
+        Replica e = replica("e");
+        advance(Duration.ofSeconds(30));
+        assertThat(List.of(a.held(), b.held(), c.held(), e.held())).containsExactly(4, 4, 4, 4);
+
+        c.connection.down = true;
+        long lastRenewal = leases.get(GROUP + "-member-c").getSpec().getRenewTime().toInstant().toEpochMilli();
+        advance(Duration.ofSeconds(10));
+        assertThat(c.held()).isZero();
+        replicas.remove(c);
+        // the replacement starts shortly before c's Leases run out
+        advance(Duration.ofMillis(lastRenewal + 12_000 - now()));
+        Replica d = replica("d");
+
+        untilAllHeld(Duration.ofSeconds(20));
+        assertThat(now()).as("every shard held again within a lease duration and a retry period of c's last renewal")
+                .isLessThanOrEqualTo(lastRenewal + 15_000 + 2_000);
+
+        // then the newcomer gets shards handed over, and all settle at fair shares
+        advance(Duration.ofSeconds(10));
+        assertThat(List.of(a.held(), b.held(), d.held(), e.held())).containsExactly(4, 4, 4, 4);
+        long writes = leases.writes();
+        advance(Duration.ofSeconds(20));
+        assertThat(leases.writes() - writes).as("renewals only: 16 shards and 4 memberships every 2 s")
+                .isEqualTo(10 * (SHARDS + 4));
+    }
+
     @Test
     void aReplicaLosesAShardAtOnceWhenItSeesSomeoneElseHoldIt() {
         Replica a = replica("a");
