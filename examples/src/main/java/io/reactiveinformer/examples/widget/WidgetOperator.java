@@ -87,7 +87,6 @@ public final class WidgetOperator {
     /** The CustomResourceDefinition of Widgets, a resource beside this class. */
     static final String CRD_RESOURCE = "widgets-crd.json";
 
-    private final String namespace;
     private final WidgetFiles files;
     private final Scheduler scheduler;
     private final SharedInformerFactory factory;
@@ -101,7 +100,7 @@ public final class WidgetOperator {
 
     WidgetOperator(KubernetesClient client, String namespace, LeaderElector elector, WidgetFiles files,
                    Scheduler scheduler) {
-        this.namespace = Objects.requireNonNull(namespace, "namespace");
+        Objects.requireNonNull(namespace, "namespace");
         this.files = Objects.requireNonNull(files, "files");
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
         this.factory = SharedInformerFactory.builder(client).namespace(namespace).build();
@@ -149,7 +148,10 @@ public final class WidgetOperator {
     public Disposable start() {
         Disposable running = controller.start();
         factory.start(); // the factory stops only the informers it started
-        return Disposables.composite(running, () -> factory.shutdown().subscribe());
+        return Disposables.composite(() -> {
+            running.dispose();
+            factory.shutdown();
+        });
     }
 
     /**
