@@ -133,7 +133,8 @@ public final class Controller {
         WorkQueueMetrics.Provider queueMetrics = builder.metrics != null ? builder.metrics
                 : registry != null ? MicrometerReconcileMetrics.queueMetrics(registry) : WorkQueueMetrics.Provider.noop();
         this.worker = new RequestWorker(name, builder.reconciler, builder.scheduler, leases,
-                builder.readYourWritesTimeout, builder.reconcileTimeout, reconcileMetrics);
+                builder.readYourWritesTimeout, builder.reconcileTimeout, reconcileMetrics,
+                builder.observationRegistry == null ? null : ReconcileObservations.of(builder.observationRegistry, name));
         this.queue = WorkQueue.<Request>builder()
                 .name(name)
                 .scheduler(builder.scheduler)
@@ -323,6 +324,7 @@ public final class Controller {
         private Scheduler scheduler = Schedulers.parallel();
         private WorkQueueMetrics.Provider metrics;
         private Object meterRegistry;
+        private Object observationRegistry;
         private Duration readYourWritesTimeout = Duration.ofSeconds(10);
         private Duration reconcileTimeout;
         private Reconciler reconciler;
@@ -424,6 +426,21 @@ public final class Controller {
          */
         public Builder<T> meterRegistry(io.micrometer.core.instrument.MeterRegistry registry) {
             this.meterRegistry = Objects.requireNonNull(registry, "registry");
+            return this;
+        }
+
+        /**
+         * Runs each reconcile inside a Micrometer {@code Observation} of {@code registry} named
+         * {@code reactive.informer.reconcile}, with contextual name {@code reconcile <controller name>}:
+         * low-cardinality key values {@code controller} (the name) and {@code result} ({@code success},
+         * {@code requeue}, {@code requeue_after}, {@code error}, {@code timeout}, {@code cancelled}), the
+         * high-cardinality {@code key} ({@code namespace/name}). The reconciler's {@code Mono} has the observation
+         * in its Reactor context (under {@code ObservationThreadLocalAccessor.KEY}), so what it observes nests
+         * under it. Default: none, as {@code ObservationRegistry.NOOP}; Micrometer's observation API is needed
+         * only with one.
+         */
+        public Builder<T> observationRegistry(io.micrometer.observation.ObservationRegistry registry) {
+            this.observationRegistry = Objects.requireNonNull(registry, "registry");
             return this;
         }
 
