@@ -83,10 +83,10 @@ import reactor.core.scheduler.Schedulers;
  */
 public final class Controller {
 
-    // This class is the lifecycle: its state under its monitor. The wiring of the informers to the queue
-    // is Sources, the reconcile of one request RequestWorker, the Lease terms LeaseTerms. The Builder
-    // stays nested because Controller.Builder is its public name, and its public methods must be declared
-    // on that type.
+    // This class is the lifecycle: its state under a private lock (not its monitor, which the users it is
+    // handed to could hold). The wiring of the informers to the queue is Sources, the reconcile of one request
+    // RequestWorker, the Lease terms LeaseTerms. The Builder stays nested because Controller.Builder is its
+    // public name, and its public methods must be declared on that type.
 
     private static final Logger log = LoggerFactory.getLogger(Controller.class);
 
@@ -114,7 +114,8 @@ public final class Controller {
     private final Disposable.Swap electing = Disposables.swap();
     private final Disposable lifecycle = new Lifecycle();
 
-    // Guarded by this.
+    private final Object lock = new Object();
+    // Guarded by lock.
     private State state = State.NEW;
     private boolean reconciling;
 
@@ -172,7 +173,7 @@ public final class Controller {
      * pending meanwhile.
      */
     public Disposable start() {
-        synchronized (this) {
+        synchronized (lock) {
             if (state != State.NEW) {
                 return lifecycle;
             }
@@ -191,7 +192,7 @@ public final class Controller {
     }
 
     private void syncFailed(Throwable error) {
-        synchronized (this) {
+        synchronized (lock) {
             if (state != State.STARTED) {
                 // stopping ended the handlers, which ends their wait for sync
                 return;
@@ -203,7 +204,7 @@ public final class Controller {
     }
 
     private void startReconciling() {
-        synchronized (this) {
+        synchronized (lock) {
             if (state != State.STARTED) {
                 return;
             }
@@ -240,7 +241,7 @@ public final class Controller {
     public Mono<Void> shutdown() {
         return Mono.defer(() -> {
             boolean drain;
-            synchronized (this) {
+            synchronized (lock) {
                 if (state == State.STOPPING || state == State.STOPPED) {
                     return terminated.asMono();
                 }
@@ -259,7 +260,7 @@ public final class Controller {
 
     /** Stops at once; see {@link #start()}. */
     private void stop() {
-        synchronized (this) {
+        synchronized (lock) {
             if (state == State.STOPPED) {
                 return;
             }
@@ -276,7 +277,7 @@ public final class Controller {
 
     /** The workers ended after a graceful shutdown drained the queue. */
     private void terminate() {
-        synchronized (this) {
+        synchronized (lock) {
             state = State.STOPPED;
         }
         electing.dispose();
@@ -298,7 +299,7 @@ public final class Controller {
 
         @Override
         public boolean isDisposed() {
-            synchronized (Controller.this) {
+            synchronized (lock) {
                 return state == State.STOPPED;
             }
         }
