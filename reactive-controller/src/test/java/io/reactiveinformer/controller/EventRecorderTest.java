@@ -276,6 +276,30 @@ class EventRecorderTest {
     }
 
     @Test
+    void aRepeatWhileTheEventIsBeingCreatedStartsTheSeriesOnceItIs() throws Exception {
+        DelaySignallingScheduler signalling = new DelaySignallingScheduler(time);
+        recorder.dispose();
+        recorder = recorder(signalling).build();
+        server.faults().once(RequestInfo.method("POST").and(RequestInfo.pathContains("/events")),
+                Fault.internalError());
+
+        recorder.normal(web, "Scaled", "Scaling", null);
+        time.advanceTime();
+        assertThat(signalling.delays.poll(30, TimeUnit.SECONDS)).isEqualTo(Duration.ofSeconds(10));
+        time.advanceTimeBy(Duration.ofSeconds(4));
+        recorder.normal(web, "Scaled", "Scaling", null); // the create is still being tried
+        time.advanceTimeBy(Duration.ofSeconds(6));
+        nextWrite();
+        nextWrite();
+
+        assertThat(stored()).singleElement().satisfies(e -> {
+            assertThat(e.getEventTime()).isEqualTo(at(Duration.ZERO));
+            assertThat(e.getSeries().getCount()).isEqualTo(2);
+            assertThat(e.getSeries().getLastObservedTime()).isEqualTo(at(Duration.ofSeconds(4)));
+        });
+    }
+
+    @Test
     void aRefreshWhileAWriteIsInFlightWritesWhenItEnds() throws Exception {
         DelaySignallingScheduler signalling = new DelaySignallingScheduler(time);
         recorder.dispose();

@@ -85,7 +85,8 @@ abstract class EventsContract extends ClientContract {
                     .then(() -> {
                         time.advanceTimeBy(Duration.ofMinutes(1));
                         recorder.warning(web, "Invalid", "Validating", "bad size");
-                        time.advanceTimeBy(Duration.ofMinutes(28)); // the refresh
+                        // quiet for 6 minutes (at the sweep of minute 12): the series finishes with its last count
+                        time.advanceTimeBy(Duration.ofMinutes(28));
                     })
                     .assertNext(e -> {
                         assertThat(countOf(e)).isEqualTo(3);
