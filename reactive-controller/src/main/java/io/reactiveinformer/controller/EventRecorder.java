@@ -12,6 +12,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
 import reactor.core.Disposables;
 import reactor.core.scheduler.Scheduler;
@@ -68,6 +70,8 @@ public final class EventRecorder implements Disposable {
             return wire;
         }
     }
+
+    private static final Logger log = LoggerFactory.getLogger(EventRecorder.class);
 
     /** kube-apiserver's bound on a note, in bytes: longer notes are cut, as client-go does. */
     static final int MAX_NOTE_BYTES = 1024;
@@ -146,7 +150,7 @@ public final class EventRecorder implements Disposable {
         if (queued.incrementAndGet() > bufferSize) {
             queued.decrementAndGet();
             droppedBufferFull.incrementAndGet();
-            EventSeries.log.warn("{}: {} events are waiting to be recorded; dropped {}", reportingController,
+            log.warn("{}: {} events are waiting to be recorded; dropped {}", reportingController,
                     bufferSize, occurrence);
             return;
         }

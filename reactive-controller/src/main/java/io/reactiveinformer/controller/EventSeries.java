@@ -36,7 +36,7 @@ import reactor.util.retry.Retry;
  */
 final class EventSeries {
 
-    static final Logger log = LoggerFactory.getLogger(EventRecorder.class);
+    private static final Logger log = LoggerFactory.getLogger(EventRecorder.class);
 
     /** How often the counts of running series are written (client-go's {@code refreshTime}). */
     static final Duration REFRESH = Duration.ofMinutes(30);
