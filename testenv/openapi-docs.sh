@@ -16,7 +16,7 @@ kubectl="$("$here/build.sh" | tail -n 1)/kubectl"
 target="$here/../reactive-informer-test-core/src/main/resources/io/reactiveinformer/test/server/openapi/v3"
 rm -rf "$target" && mkdir -p "$target"
 # the OpenAPI v3 paths of the simulated server's default group-versions: one document each
-paths=(api/v1 apis/apps/v1 apis/coordination.k8s.io/v1)
+paths=(api/v1 apis/apps/v1 apis/coordination.k8s.io/v1 apis/events.k8s.io/v1)
 for path in "${paths[@]}"; do
   "$kubectl" --kubeconfig "$kubeconfig" get --raw "/openapi/v3/$path" | gzip -9 -n > "$target/${path//\//__}_openapi.json.gz"
 done

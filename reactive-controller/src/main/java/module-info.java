@@ -4,6 +4,7 @@ module io.reactiveinformer.controller {
     requires transitive io.reactiveinformer.workqueue;
     requires org.slf4j;
     requires static micrometer.core;
+    requires static micrometer.observation;
 
     exports io.reactiveinformer.controller;
     exports io.reactiveinformer.leaderelection;

@@ -94,10 +94,10 @@ import reactor.core.scheduler.Schedulers;
  */
 public final class Controller {
 
-    // This class is the lifecycle: its state under its monitor. The wiring of the informers to the queue
-    // is Sources, the reconcile of one request RequestWorker, the Lease terms LeaseTerms. The Builder
-    // stays nested because Controller.Builder is its public name, and its public methods must be declared
-    // on that type.
+    // This class is the lifecycle: its state under a private lock (not its monitor, which the users it is
+    // handed to could hold). The wiring of the informers to the queue is Sources, the reconcile of one request
+    // RequestWorker, the Lease terms LeaseTerms. The Builder stays nested because Controller.Builder is its
+    // public name, and its public methods must be declared on that type.
 
     private static final Logger log = LoggerFactory.getLogger(Controller.class);
 
@@ -125,7 +125,8 @@ public final class Controller {
     private final Disposable.Swap electing = Disposables.swap();
     private final Disposable lifecycle = new Lifecycle();
 
-    // Guarded by this.
+    private final Object lock = new Object();
+    // Guarded by lock.
     private State state = State.NEW;
     private boolean reconciling;
 
@@ -144,7 +145,8 @@ public final class Controller {
         WorkQueueMetrics.Provider queueMetrics = builder.metrics != null ? builder.metrics
                 : registry != null ? MicrometerReconcileMetrics.queueMetrics(registry) : WorkQueueMetrics.Provider.noop();
         this.worker = new RequestWorker(name, builder.reconciler, builder.scheduler, leases,
-                builder.readYourWritesTimeout, builder.reconcileTimeout, reconcileMetrics);
+                builder.readYourWritesTimeout, builder.reconcileTimeout, reconcileMetrics,
+                builder.observationRegistry == null ? null : ReconcileObservations.of(builder.observationRegistry, name));
         this.queue = WorkQueue.<Request>builder()
                 .name(name)
                 .scheduler(builder.scheduler)
@@ -182,7 +184,7 @@ public final class Controller {
      * pending meanwhile.
      */
     public Disposable start() {
-        synchronized (this) {
+        synchronized (lock) {
             if (state != State.NEW) {
                 return lifecycle;
             }
@@ -201,7 +203,7 @@ public final class Controller {
     }
 
     private void syncFailed(Throwable error) {
-        synchronized (this) {
+        synchronized (lock) {
             if (state != State.STARTED) {
                 // stopping ended the handlers, which ends their wait for sync
                 return;
@@ -213,7 +215,7 @@ public final class Controller {
     }
 
     private void startReconciling() {
-        synchronized (this) {
+        synchronized (lock) {
             if (state != State.STARTED) {
                 return;
             }
@@ -250,7 +252,7 @@ public final class Controller {
     public Mono<Void> shutdown() {
         return Mono.defer(() -> {
             boolean drain;
-            synchronized (this) {
+            synchronized (lock) {
                 if (state == State.STOPPING || state == State.STOPPED) {
                     return terminated.asMono();
                 }
@@ -269,7 +271,7 @@ public final class Controller {
 
     /** Stops at once; see {@link #start()}. */
     private void stop() {
-        synchronized (this) {
+        synchronized (lock) {
             if (state == State.STOPPED) {
                 return;
             }
@@ -286,7 +288,7 @@ public final class Controller {
 
     /** The workers ended after a graceful shutdown drained the queue. */
     private void terminate() {
-        synchronized (this) {
+        synchronized (lock) {
             state = State.STOPPED;
         }
         electing.dispose();
@@ -308,7 +310,7 @@ public final class Controller {
 
         @Override
         public boolean isDisposed() {
-            synchronized (Controller.this) {
+            synchronized (lock) {
                 return state == State.STOPPED;
             }
         }
@@ -334,6 +336,7 @@ public final class Controller {
         private Scheduler scheduler = Schedulers.parallel();
         private WorkQueueMetrics.Provider metrics;
         private Object meterRegistry;
+        private Object observationRegistry;
         private Duration readYourWritesTimeout = Duration.ofSeconds(10);
         private Duration reconcileTimeout;
         private Reconciler reconciler;
@@ -435,6 +438,21 @@ public final class Controller {
          */
         public Builder<T> meterRegistry(io.micrometer.core.instrument.MeterRegistry registry) {
             this.meterRegistry = Objects.requireNonNull(registry, "registry");
+            return this;
+        }
+
+        /**
+         * Runs each reconcile inside a Micrometer {@code Observation} of {@code registry} named
+         * {@code reactive.informer.reconcile}, with contextual name {@code reconcile <controller name>}:
+         * low-cardinality key values {@code controller} (the name) and {@code result} ({@code success},
+         * {@code requeue}, {@code requeue_after}, {@code error}, {@code timeout}, {@code cancelled}), the
+         * high-cardinality {@code key} ({@code namespace/name}). The reconciler's {@code Mono} has the observation
+         * in its Reactor context (under {@code ObservationThreadLocalAccessor.KEY}), so what it observes nests
+         * under it. Default: none, as {@code ObservationRegistry.NOOP}; Micrometer's observation API is needed
+         * only with one.
+         */
+        public Builder<T> observationRegistry(io.micrometer.observation.ObservationRegistry registry) {
+            this.observationRegistry = Objects.requireNonNull(registry, "registry");
             return this;
         }
 

@@ -1,6 +1,7 @@
 package io.reactiveinformer.controller;
 
 import io.kubernetes.client.common.KubernetesObject;
+import io.reactiveinformer.api.ResourceType;
 import java.util.Collection;
 
 /**
@@ -24,7 +25,8 @@ public interface KeyMapper<T extends KubernetesObject> {
      * The owners of the object named in its {@code metadata.ownerReferences} with the given kind and API
      * group (the version in {@code apiVersion} is ignored, as owners may be written with any served
      * version), in the object's own namespace (Kubernetes requires a namespaced owner to share its
-     * dependent's namespace; a cluster-scoped object maps to cluster-scoped owners).
+     * dependent's namespace; a cluster-scoped object maps to cluster-scoped owners). For a cluster-scoped owner
+     * of namespaced objects use {@link #controllerOwner(ResourceType)}, which knows the owner's scope.
      *
      * @param apiVersion     the primary's {@code apiVersion}, e.g. {@code apps/v1} or {@code v1}
      * @param kind           the primary's {@code kind}, e.g. {@code ReplicaSet}
@@ -33,11 +35,20 @@ public interface KeyMapper<T extends KubernetesObject> {
      */
     static <T extends KubernetesObject> KeyMapper<T> ownerReferences(String apiVersion, String kind,
                                                                      boolean controllerOnly) {
-        return new OwnerReferenceMapper<>(apiVersion, kind, controllerOnly);
+        return new OwnerReferenceMapper<>(apiVersion, kind, controllerOnly, false);
     }
 
     /** {@link #ownerReferences(String, String, boolean) ownerReferences(apiVersion, kind, true)}. */
     static <T extends KubernetesObject> KeyMapper<T> controllerOwner(String apiVersion, String kind) {
-        return new OwnerReferenceMapper<>(apiVersion, kind, true);
+        return new OwnerReferenceMapper<>(apiVersion, kind, true, false);
+    }
+
+    /**
+     * The controller of the object, as {@link OwnerReferences#setControllerReference} writes it: the reference
+     * marked {@code controller: true} with the kind and API group of {@code owner}, in the object's namespace, or
+     * cluster-scoped when {@code owner} is (a cluster-scoped owner may own namespaced objects).
+     */
+    static <T extends KubernetesObject> KeyMapper<T> controllerOwner(ResourceType<?> owner) {
+        return new OwnerReferenceMapper<>(owner.apiVersion(), owner.kind(), true, !owner.namespaced());
     }
 }

@@ -11,7 +11,7 @@ import io.reactiveinformer.workqueue.WorkQueueMetrics;
  * queue's metrics are: {@code controller_read_your_writes_waits_total} with {@code outcome=caught_up} (the
  * cache reached the request's own writes and the reconcile ran) or {@code outcome=requeued} (the bound
  * passed first), and {@code controller_reconcile_timeouts_total}. With the queue's (bound here too), the
- * only meters a controller registers.
+ * only meters a controller registers. An {@link EventRecorder}'s counters are registered here too.
  */
 final class MicrometerReconcileMetrics {
 
@@ -38,6 +38,25 @@ final class MicrometerReconcileMetrics {
         FunctionCounter.builder("controller_reconcile_timeouts_total", metrics, ReconcileMetrics::timeouts)
                 .tags(tags)
                 .description("Reconciles cancelled by the controller's reconcile timeout")
+                .register(meters);
+    }
+
+    /** An {@link EventRecorder}'s counters, tagged {@code name=<reportingController>}. */
+    static void registerEvents(Object registry, String name, EventRecorder recorder) {
+        MeterRegistry meters = (MeterRegistry) registry;
+        Tags tags = Tags.of("name", name);
+        String dropped = "Events not recorded: the recorder's buffer was full, or the object's rate limit reached";
+        FunctionCounter.builder("controller_events_dropped_total", recorder, EventRecorder::droppedBufferFull)
+                .tags(tags.and("reason", "buffer_full"))
+                .description(dropped)
+                .register(meters);
+        FunctionCounter.builder("controller_events_dropped_total", recorder, EventRecorder::droppedRateLimited)
+                .tags(tags.and("reason", "rate_limited"))
+                .description(dropped)
+                .register(meters);
+        FunctionCounter.builder("controller_events_failed_total", recorder, EventRecorder::failed)
+                .tags(tags)
+                .description("Event writes given up on: refused by the server, or failing after every attempt")
                 .register(meters);
     }
 }

@@ -14,11 +14,13 @@ final class OwnerReferenceMapper<T extends KubernetesObject> implements KeyMappe
     private final String group;
     private final String kind;
     private final boolean controllerOnly;
+    private final boolean clusterScopedOwner;
 
-    OwnerReferenceMapper(String apiVersion, String kind, boolean controllerOnly) {
-        this.group = groupOf(Objects.requireNonNull(apiVersion, "apiVersion"));
+    OwnerReferenceMapper(String apiVersion, String kind, boolean controllerOnly, boolean clusterScopedOwner) {
+        this.group = OwnerReferences.groupOf(Objects.requireNonNull(apiVersion, "apiVersion"));
         this.kind = Objects.requireNonNull(kind, "kind");
         this.controllerOnly = controllerOnly;
+        this.clusterScopedOwner = clusterScopedOwner;
     }
 
     @Override
@@ -30,24 +32,18 @@ final class OwnerReferenceMapper<T extends KubernetesObject> implements KeyMappe
         List<Request> owners = new ArrayList<>(1);
         for (V1OwnerReference owner : metadata.getOwnerReferences()) {
             if (kind.equals(owner.getKind()) && owner.getApiVersion() != null
-                    && group.equals(groupOf(owner.getApiVersion()))
+                    && group.equals(OwnerReferences.groupOf(owner.getApiVersion()))
                     && (!controllerOnly || Boolean.TRUE.equals(owner.getController()))
                     && owner.getName() != null && !owner.getName().isEmpty()) {
-                owners.add(new Request(metadata.getNamespace(), owner.getName()));
+                owners.add(new Request(clusterScopedOwner ? null : metadata.getNamespace(), owner.getName()));
             }
         }
         return owners;
     }
 
-    /** {@code apps/v1} → {@code apps}; the core group's {@code v1} → {@code ""}. */
-    private static String groupOf(String apiVersion) {
-        int slash = apiVersion.indexOf('/');
-        return slash < 0 ? "" : apiVersion.substring(0, slash);
-    }
-
     @Override
     public String toString() {
         return "ownerReferences(" + (group.isEmpty() ? "" : group + "/") + kind
-                + (controllerOnly ? ", controller only)" : ")");
+                + (clusterScopedOwner ? ", cluster-scoped" : "") + (controllerOnly ? ", controller only)" : ")");
     }
 }

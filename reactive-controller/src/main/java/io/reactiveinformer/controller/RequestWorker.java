@@ -44,9 +44,11 @@ final class RequestWorker implements Function<Request, Mono<Outcome>> {
     /** Null without a reconcile timeout. */
     private final Duration timeout;
     private final ReconcileMetrics metrics;
+    /** Null without an observation registry. */
+    private final ReconcileObservations observations;
 
     RequestWorker(String name, Reconciler reconciler, Scheduler scheduler, LeaseTerms leases, Duration writesBound,
-                  Duration timeout, ReconcileMetrics metrics) {
+                  Duration timeout, ReconcileMetrics metrics, ReconcileObservations observations) {
         this.name = name;
         this.reconciler = reconciler;
         this.scheduler = scheduler;
@@ -55,6 +57,7 @@ final class RequestWorker implements Function<Request, Mono<Outcome>> {
         this.writesBound = writesBound;
         this.timeout = timeout;
         this.metrics = metrics;
+        this.observations = observations;
     }
 
     @Override
@@ -103,6 +106,9 @@ final class RequestWorker implements Function<Request, Mono<Outcome>> {
                 return Mono.error(new TimeoutException(name + ": the reconcile of " + request
                         + " did not finish within " + timeout + " and was cancelled"));
             }), scheduler);
+        }
+        if (observations != null) {
+            call = observations.observe(request, call);
         }
         return call.map(RequestWorker::outcomeOf);
     }

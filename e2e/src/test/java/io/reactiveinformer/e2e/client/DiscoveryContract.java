@@ -73,6 +73,12 @@ abstract class DiscoveryContract extends ClientContract {
                 .containsExactly("get", "patch", "update");
         assertThat(strings(find(appsV1.path("resources"), "name", "deployments").path("shortNames")))
                 .containsExactly("deploy");
+        JsonNode events = find(get("/apis/events.k8s.io/v1").path("resources"), "name", "events");
+        assertThat(events.path("kind").asString()).isEqualTo("Event");
+        assertThat(events.path("namespaced").asBoolean()).isTrue();
+        assertThat(strings(events.path("shortNames"))).containsExactly("ev");
+        assertThat(strings(events.path("verbs"))).containsExactly("create", "delete", "deletecollection", "get",
+                "list", "patch", "update", "watch");
         assertThatThrownBy(() -> get("/apis/nope.example.com/v1"))
                 .isInstanceOf(KubernetesApiException.NotFound.class);
     }

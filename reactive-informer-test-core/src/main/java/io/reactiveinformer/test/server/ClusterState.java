@@ -1,6 +1,7 @@
 package io.reactiveinformer.test.server;
 
 import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.kubernetes.client.openapi.models.EventsV1Event;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Deployment;
 import io.kubernetes.client.openapi.models.V1Lease;
@@ -131,6 +132,7 @@ public final class ClusterState {
                         && model != V1Lease.class);
             }
             resources.put(ResourceType.namespaced("", "v1", "events", "Event", CoreV1Event.class), false);
+            resources.put(ResourceType.of(EventsV1Event.class), false);
         }
 
         /** Adds a resource with a {@code status} subresource (as CRDs declaring one, and most built-in kinds). */

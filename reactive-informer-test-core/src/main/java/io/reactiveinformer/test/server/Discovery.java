@@ -35,7 +35,8 @@ final class Discovery {
             Map.entry("/persistentvolumes", List.of("pv")), Map.entry("/endpoints", List.of("ep")),
             Map.entry("apps/deployments", List.of("deploy")), Map.entry("apps/replicasets", List.of("rs")),
             Map.entry("apps/daemonsets", List.of("ds")), Map.entry("apps/statefulsets", List.of("sts")),
-            Map.entry("batch/cronjobs", List.of("cj")), Map.entry("networking.k8s.io/ingresses", List.of("ing")));
+            Map.entry("batch/cronjobs", List.of("cj")), Map.entry("networking.k8s.io/ingresses", List.of("ing")),
+            Map.entry("events.k8s.io/events", List.of("ev")));
 
     private Discovery() {
     }
