@@ -2,6 +2,7 @@ package io.reactiveinformer.e2e.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kubernetes.client.openapi.models.EventsV1Event;
 import io.kubernetes.client.openapi.models.V1Condition;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Deployment;
@@ -10,6 +11,7 @@ import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.reactiveinformer.api.KubernetesApiException;
+import io.reactiveinformer.api.ListOptions;
 import io.reactiveinformer.api.PatchType;
 import io.reactiveinformer.client.KubernetesClient;
 import io.reactiveinformer.client.ResourceClient;
@@ -84,6 +86,20 @@ class WidgetOperatorE2eTest {
                 .orElse(null);
     }
 
+    /** The Events the operator recorded on the Widget {@code name}, as {@code reason: note}, once {@code condition} holds. */
+    private List<String> awaitEvents(String name, Predicate<List<String>> condition) {
+        return Mono.defer(() -> admin.resource(EventsV1Event.class).inNamespace(namespace).list(ListOptions.none()))
+                .map(list -> list.items().stream()
+                        .filter(e -> name.equals(e.getRegarding().getName())
+                                && WidgetOperator.REPORTING_CONTROLLER.equals(e.getReportingController()))
+                        .map(e -> e.getReason() + ": " + e.getNote())
+                        .toList())
+                .filter(condition)
+                .repeatWhenEmpty(Integer.MAX_VALUE, tries -> tries.concatMap(i -> Mono.delay(Duration.ofMillis(100))))
+                .timeout(DEADLINE)
+                .block();
+    }
+
     private static Predicate<Optional<Widget>> readyAt(long generation) {
         return widget -> widget.flatMap(WidgetOperatorE2eTest::ready)
                 .map(c -> "True".equals(c.getStatus()) && Long.valueOf(generation).equals(c.getObservedGeneration()))
@@ -152,5 +168,9 @@ class WidgetOperatorE2eTest {
         widgets.delete("w").block(DEADLINE);
         assertThat(await("w", Optional::isEmpty)).as("gone once the finalizer was removed").isNull();
         assertThat(file).as("cleaned up before the finalizer was removed").doesNotExist();
+        assertThat(awaitEvents("w", events -> events.size() == 3)).as("events.k8s.io/v1 Events on the Widget")
+                .containsExactlyInAnyOrder("Applied: applied the Deployment and the ConfigMap of generation 1",
+                        "Applied: applied the Deployment and the ConfigMap of generation 2",
+                        "Cleaned: deleted the Widget's file");
     }
 }

@@ -1,5 +1,6 @@
 package io.reactiveinformer.examples.widget;
 
+import io.kubernetes.client.openapi.models.EventsV1Event;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ConfigMapKeySelector;
 import io.kubernetes.client.openapi.models.V1Condition;
@@ -12,7 +13,6 @@ import io.kubernetes.client.openapi.models.V1EnvVarSource;
 import io.kubernetes.client.openapi.models.V1LabelSelector;
 import io.kubernetes.client.openapi.models.V1Lease;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import io.reactiveinformer.api.KubernetesApiException;
@@ -24,8 +24,10 @@ import io.reactiveinformer.codec.KubernetesJson;
 import io.reactiveinformer.config.ClientConfig;
 import io.reactiveinformer.controller.Conditions;
 import io.reactiveinformer.controller.Controller;
+import io.reactiveinformer.controller.EventRecorder;
 import io.reactiveinformer.controller.Finalizer;
 import io.reactiveinformer.controller.KeyMapper;
+import io.reactiveinformer.controller.OwnerReferences;
 import io.reactiveinformer.controller.Request;
 import io.reactiveinformer.controller.Result;
 import io.reactiveinformer.controller.StatusWriter;
@@ -59,7 +61,10 @@ import reactor.util.retry.Retry;
  * {@code spec.replicas} pods and a ConfigMap holding {@code spec.message} (both applied server-side as the
  * field manager {@value #FIELD_MANAGER}, with a controller reference to the Widget), a file per Widget in a
  * directory outside Kubernetes (deleted behind the finalizer {@value #FINALIZER} when the Widget is deleted),
- * and the Widget's status: {@code observedGeneration} and a {@code Ready} condition.
+ * and the Widget's status: {@code observedGeneration} and a {@code Ready} condition. It records an
+ * {@code events.k8s.io/v1} Event on the Widget when it has applied a new generation ({@code Applied}) and when
+ * it has deleted the file ({@code Cleaned}), reported by {@value #REPORTING_CONTROLLER} and the replica's
+ * identity; recording never holds up or fails a reconcile.
  *
  * <pre>
  * WidgetOperator [namespace] [identity] [directory]
@@ -84,6 +89,8 @@ public final class WidgetOperator {
     public static final String READY = "Ready";
     /** The label every child carries, naming its Widget (the children's informers select on it). */
     public static final String WIDGET_LABEL = Widget.GROUP + "/widget";
+    /** The Events' reporting controller. */
+    public static final String REPORTING_CONTROLLER = Widget.GROUP + "/widget-operator";
     /** The CustomResourceDefinition of Widgets, a resource beside this class. */
     static final String CRD_RESOURCE = "widgets-crd.json";
 
@@ -96,6 +103,7 @@ public final class WidgetOperator {
     private final ResourceClient<V1Deployment> deploymentClient;
     private final ResourceClient<V1ConfigMap> configMapClient;
     private final StatusWriter<Widget> status;
+    private final EventRecorder events;
     private final Controller controller;
 
     WidgetOperator(KubernetesClient client, String namespace, LeaderElector elector, WidgetFiles files,
@@ -113,9 +121,12 @@ public final class WidgetOperator {
         this.configMapClient = client.resource(V1ConfigMap.class).inNamespace(namespace);
         ResourceClient<Widget> widgetClient = client.resource(Widget.RESOURCE).inNamespace(namespace);
         this.status = StatusWriter.of(widgetClient, widgets, FIELD_MANAGER, scheduler);
+        this.events = EventRecorder.builder(client.resource(EventsV1Event.class), REPORTING_CONTROLLER,
+                elector.identity()).scheduler(scheduler).build();
         Finalizer<Widget> finalizer = Finalizer.builder(FINALIZER, widgets, widgetClient)
                 .reconcile(this::reconcile)
-                .cleanup(widget -> files.delete(Request.of(widget)))
+                .cleanup(widget -> files.delete(Request.of(widget))
+                        .doOnSuccess(done -> events.normal(widget, "Cleaned", "DeleteFile", "deleted the Widget's file")))
                 .build();
         this.controller = Controller.builder(widgets).name(FIELD_MANAGER)
                 .owns(deployments, KeyMapper.controllerOwner(Widget.API_VERSION, Widget.KIND))
@@ -142,8 +153,8 @@ public final class WidgetOperator {
 
     /**
      * Starts the informers and the controller, which campaigns for the Lease and reconciles while it leads.
-     * Disposing the handle stops the controller at once (its election releases the Lease) and then the
-     * informers.
+     * Disposing the handle stops the controller at once (its election releases the Lease), then the
+     * informers and the event recorder.
      */
     public Disposable start() {
         Disposable running = controller.start();
@@ -151,6 +162,7 @@ public final class WidgetOperator {
         return Disposables.composite(() -> {
             running.dispose();
             factory.shutdown();
+            events.dispose();
         });
     }
 
@@ -159,7 +171,7 @@ public final class WidgetOperator {
      * informers stop; the returned {@code Mono} does it on subscription and completes when done.
      */
     public Mono<Void> shutdown() {
-        return controller.shutdown().then(factory.shutdown());
+        return controller.shutdown().then(factory.shutdown()).then(Mono.fromRunnable(events::dispose));
     }
 
     /** Reconciles a live Widget, which carries the finalizer: file, ConfigMap, Deployment, then status. */
@@ -198,22 +210,16 @@ public final class WidgetOperator {
                                 .spec(new V1PodSpec().containers(List.of(container)))));
     }
 
-    /** A child's metadata: the Widget's name and namespace, the Widget's label, the controller reference. */
+    /**
+     * A child's metadata: the Widget's name and namespace, the Widget's label, and the reference that makes the
+     * Widget its controller: the garbage collector deletes the child with the Widget, and
+     * {@link KeyMapper#controllerOwner} maps the child's changes back to it.
+     */
     private static V1ObjectMeta childMetadata(Widget widget) {
         V1ObjectMeta owner = widget.getMetadata();
-        return new V1ObjectMeta().namespace(owner.getNamespace()).name(owner.getName())
-                .labels(Map.of(WIDGET_LABEL, owner.getName()))
-                .ownerReferences(List.of(controllerReference(widget)));
-    }
-
-    /**
-     * The reference that makes {@code widget} its child's controller: the garbage collector deletes the child
-     * with the Widget, and {@link KeyMapper#controllerOwner} maps the child's changes back to it.
-     */
-    private static V1OwnerReference controllerReference(Widget widget) {
-        return new V1OwnerReference().apiVersion(Widget.API_VERSION).kind(Widget.KIND)
-                .name(widget.getMetadata().getName()).uid(widget.getMetadata().getUid())
-                .controller(true).blockOwnerDeletion(true);
+        V1ConfigMap child = new V1ConfigMap().metadata(new V1ObjectMeta().namespace(owner.getNamespace())
+                .name(owner.getName()).labels(Map.of(WIDGET_LABEL, owner.getName())));
+        return OwnerReferences.setControllerReference(widget, child).getMetadata();
     }
 
     /**
@@ -239,8 +245,12 @@ public final class WidgetOperator {
                 .name(widget.getMetadata().getName()));
         applied.setStatus(written);
         return status.apply(applied)
-                .doOnNext(w -> System.out.println(FIELD_MANAGER + ": " + Request.of(w) + " generation " + generation
-                        + " is " + READY))
+                .doOnNext(w -> {
+                    System.out.println(FIELD_MANAGER + ": " + Request.of(w) + " generation " + generation + " is "
+                            + READY);
+                    events.normal(widget, "Applied", "ApplyChildren", "applied the Deployment and the ConfigMap of "
+                            + "generation " + generation);
+                })
                 .then();
     }
 

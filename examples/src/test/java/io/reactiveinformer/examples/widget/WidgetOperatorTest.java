@@ -2,6 +2,7 @@ package io.reactiveinformer.examples.widget;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kubernetes.client.openapi.models.EventsV1Event;
 import io.kubernetes.client.openapi.models.V1Condition;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1CustomResourceDefinition;
@@ -133,6 +134,15 @@ class WidgetOperatorTest {
         }, T, Schedulers.parallel())).verifyComplete();
     }
 
+    /** The Events recorded on the Widget {@code name}, as {@code reason: note}. */
+    private List<String> events(String name) {
+        return server.state().list(EventsV1Event.class).stream()
+                .filter(e -> e.getRegarding() != null && name.equals(e.getRegarding().getName())
+                        && WidgetOperator.REPORTING_CONTROLLER.equals(e.getReportingController()))
+                .map(e -> e.getReason() + ": " + e.getNote())
+                .toList();
+    }
+
     private String file(String name) throws Exception {
         return Files.readString(WidgetOperator.fileOf(directory, NS, name), StandardCharsets.UTF_8);
     }
@@ -182,6 +192,8 @@ class WidgetOperatorTest {
         assertThat(file("w")).isEqualTo("hello");
         assertThat(deployment.getMetadata().getManagedFields())
                 .anySatisfy(f -> assertThat(f.getManager()).isEqualTo(WidgetOperator.FIELD_MANAGER));
+        await(() -> !events("w").isEmpty());
+        assertThat(events("w")).containsExactly("Applied: applied the Deployment and the ConfigMap of generation 1");
     }
 
     @Test
@@ -228,6 +240,9 @@ class WidgetOperatorTest {
         });
         assertThat(WidgetOperator.fileOf(directory, NS, "w")).doesNotExist();
         assertThat(file("other")).isEqualTo("stays");
+        await(() -> events("w").size() == 2);
+        assertThat(events("w")).containsExactlyInAnyOrder(
+                "Applied: applied the Deployment and the ConfigMap of generation 1", "Cleaned: deleted the Widget's file");
         assertThat(server.requests()).as("patches of the Widget (its status is written through /status)")
                 .filteredOn(r -> r.method().equals("PATCH") && r.path().endsWith("/widgets/w"))
                 .hasSize(2); // one added the finalizer, one removed it
