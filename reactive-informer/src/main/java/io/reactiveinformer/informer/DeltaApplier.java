@@ -6,8 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Function;
-import reactor.core.publisher.Flux;
 
 /**
  * The informer's "handle deltas" step: applies one {@link FifoEntry} to the cache and says what
@@ -16,8 +14,8 @@ import reactor.core.publisher.Flux;
  * the cache no longer holds is dropped, and a relist swaps the cache in one step and then reports
  * deletions (final state unknown) for vanished keys followed by updates and adds in list order.
  *
- * <p>Not thread-safe: it is the cache's single writer, called from the {@link DeltaFifo}'s
- * consumer, inside {@code onNext}.
+ * <p>Not thread-safe: it is the cache's single writer, called by the {@link ApplyLoop} on the
+ * {@link DeltaFifo}'s drain loop.
  */
 final class DeltaApplier<T extends KubernetesObject> {
 
@@ -25,14 +23,6 @@ final class DeltaApplier<T extends KubernetesObject> {
 
     DeltaApplier(ConcurrentIndexer<T> indexer) {
         this.indexer = Objects.requireNonNull(indexer, "indexer");
-    }
-
-    /**
-     * Drains {@code fifo}, applying each entry before its {@code onNext} returns (the FIFO's
-     * contract), one entry at a time so that what is still pending keeps coalescing.
-     */
-    Flux<Notification<T>> notifications(DeltaFifo<T> fifo) {
-        return fifo.entries().map(this::apply).concatMapIterable(Function.identity(), 1);
     }
 
     /** Applies {@code entry} to the cache; the notifications, in the order handlers must see them. */
