@@ -41,7 +41,7 @@ final class DeltaApplier<T extends KubernetesObject> {
         if (delta.type() == DeltaType.DELETED) {
             indexer.delete(key).ifPresent(old -> notifications.add(notification(key, delta, old)));
         } else {
-            notifications.add(notification(key, delta, indexer.put(delta.object()).orElse(null)));
+            notifications.add(notification(key, delta, indexer.put(key, delta.object()).orElse(null)));
         }
     }
 
