@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
@@ -62,7 +63,8 @@ import reactor.util.context.Context;
  * saturated), stops the FIFO: what is pending is discarded, later pushes are ignored, and the consumer's
  * {@link EntryConsumer#failed} is told the cause once, from the drain loop or from the call that was
  * refused the schedule (which then holds the work-in-progress count), so never while an entry is being
- * applied.
+ * applied; a FIFO that failed before {@link #start} (a {@link #wake()} may schedule the loop earlier) tells
+ * its consumer from {@code start}.
  *
  * <p><b>Structure.</b> The keyed state and its rules are {@link KeyedDeltaQueue} (single-threaded, no
  * Reactor); this class is the concurrency shell around it: the multi-producer operation queue and the
@@ -116,12 +118,14 @@ final class DeltaFifo<T extends KubernetesObject> {
     private volatile EntryConsumer<T> consumer;
     /** Disposed or failed: pending entries are discarded and later pushes ignored. */
     private volatile boolean stopped;
+    /** Why the FIFO failed, kept for a consumer that starts after it did (a wake() may schedule before start). */
+    private volatile Throwable failure;
+    private final AtomicBoolean failureTold = new AtomicBoolean();
 
     // Confined to the thread running the drain loop (or refused its schedule), handed over through WIP.
     private final KeyedDeltaQueue<T> queue;
     private boolean populated;
     private boolean synced;
-    private boolean failed;
 
     /**
      * @param knownObjects   the cache its entries are applied to: consulted to drop deletions of unknown
@@ -151,6 +155,7 @@ final class DeltaFifo<T extends KubernetesObject> {
      */
     Disposable start(EntryConsumer<T> consumer) {
         this.consumer = Objects.requireNonNull(consumer, "consumer");
+        tellFailure();
         drain();
         return new Disposable() {
             @Override
@@ -270,9 +275,17 @@ final class DeltaFifo<T extends KubernetesObject> {
     private void fail(Throwable cause) {
         stopped = true;
         queue.clear();
+        if (failure == null) {
+            failure = cause;
+        }
+        tellFailure();
+    }
+
+    /** Tells the consumer why the FIFO failed, once, as soon as both exist. */
+    private void tellFailure() {
         EntryConsumer<T> c = consumer;
-        if (c != null && !failed) {
-            failed = true;
+        Throwable cause = failure;
+        if (c != null && cause != null && failureTold.compareAndSet(false, true)) {
             c.failed(cause);
         }
     }

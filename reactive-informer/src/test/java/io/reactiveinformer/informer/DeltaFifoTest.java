@@ -261,6 +261,29 @@ class DeltaFifoTest {
     }
 
     @Test
+    void aRejectionBeforeTheConsumerStartedIsToldWhenItStarts() {
+        Scheduler disposed = VirtualTimeScheduler.create();
+        disposed.dispose();
+        List<Throwable> failures = new ArrayList<>();
+        DeltaFifo<V1Pod> rejected = new DeltaFifo<>(cache, UnaryOperator.identity(), disposed, e -> { }, () -> { });
+        rejected.wake();
+        rejected.start(new DeltaFifo.EntryConsumer<>() {
+            @Override
+            public void accept(FifoEntry<V1Pod> entry) {
+                throw new AssertionError("no entry after a rejection");
+            }
+
+            @Override
+            public void failed(Throwable cause) {
+                failures.add(cause);
+            }
+        });
+        rejected.add(pod("ns", "a", "1"));
+
+        assertThat(failures).singleElement().isInstanceOf(RejectedExecutionException.class);
+    }
+
+    @Test
     void stoppingDiscardsPendingAndLaterPushes() {
         fifo.add(pod("ns", "a", "1"));
         consumer.stop();
