@@ -16,8 +16,12 @@ import org.junit.jupiter.api.Test;
  */
 class ArchitectureTest {
 
-    /** Bottom first. workqueue and controller live in reactive-workqueue and are checked there. */
-    static final List<String> LAYERS = List.of("api", "codec", "config", "client", "watch", "cache", "informer");
+    /**
+     * Bottom first. {@code cache} needs only the Kubernetes model, so it sits low enough for {@code watch} to key
+     * objects with {@link io.reactiveinformer.cache.ObjectKeys}. workqueue lives in reactive-workqueue (see its
+     * {@code WorkQueueArchitectureTest}), controller and leaderelection in reactive-controller.
+     */
+    static final List<String> LAYERS = List.of("api", "cache", "codec", "config", "client", "watch", "informer");
 
     private static JavaClasses main;
 

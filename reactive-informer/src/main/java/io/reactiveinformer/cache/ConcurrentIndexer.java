@@ -195,7 +195,16 @@ public final class ConcurrentIndexer<T extends KubernetesObject> implements Inde
      * @return the object previously cached under that key
      */
     public Optional<T> put(T object) {
-        String key = ObjectKeys.keyOf(object);
+        return put(ObjectKeys.keyOf(object), object);
+    }
+
+    /**
+     * Adds or replaces the object under {@code key}, which must be its {@link ObjectKeys#keyOf key} (for a
+     * caller that has computed it already), and updates the indices.
+     *
+     * @return the object previously cached under that key
+     */
+    public Optional<T> put(String key, T object) {
         synchronized (writeLock) {
             Content<T> c = content;
             List<List<String>> newValues = valuesByIndex(c, key, object);

@@ -15,7 +15,6 @@ import io.reactiveinformer.api.WatchOptions;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicBoolean;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
@@ -199,15 +198,8 @@ public final class ResourceClient<T extends KubernetesObject> {
             return events;
         }
         Duration deadline = Duration.ofSeconds(options.timeoutSeconds()).plus(WATCH_GRACE);
-        return Flux.defer(() -> {
-            AtomicBoolean expired = new AtomicBoolean();
-            return events
-                    .takeUntilOther(Mono.delay(deadline, transport.config().scheduler()).doOnNext(t -> expired.set(true)))
-                    .concatWith(Mono.defer(() -> expired.get()
-                            ? Mono.error(new TransportException("GET " + path + ": the server did not end the watch within "
-                            + deadline, null))
-                            : Mono.empty()));
-        });
+        return Deadlines.failWhen(events, Mono.delay(deadline, transport.config().scheduler()),
+                () -> new TransportException("GET " + path + ": the server did not end the watch within " + deadline, null));
     }
 
     /** The object named {@code name} in this handle's namespace. */

@@ -3,25 +3,26 @@ package io.reactiveinformer.informer;
 import io.kubernetes.client.common.KubernetesObject;
 import io.reactiveinformer.cache.Indexer;
 import java.util.function.Consumer;
-import org.reactivestreams.Subscription;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import reactor.core.publisher.BaseSubscriber;
 
 /**
- * The FIFO → cache → handlers leg of one informer: drains the {@link DeltaFifo} one entry at a time (so
- * that what is still queued keeps coalescing), applies each entry to the cache and offers its notifications
- * to the {@link SharedProcessor}'s handlers; the first initial list marks the informer synced. Between
- * entries the FIFO's drain loop admits joining handlers ({@link SharedProcessor#admitJoiners}), which is
- * what makes the seam between a handler's initial state and its live changes exact. An entry that fails
- * to apply is logged and skipped; a failure of the FIFO itself (including a delivery scheduler that
- * rejects its drain loop) stops the informer with that cause.
+ * The FIFO → cache → handlers leg of one informer, the {@link DeltaFifo}'s consumer: applies each entry to
+ * the cache and offers its notifications to the {@link SharedProcessor}'s handlers; the first initial list
+ * marks the informer synced. Between entries the FIFO's drain loop admits joining handlers
+ * ({@link SharedProcessor#admitJoiners}), which is what makes the seam between a handler's initial state
+ * and its live changes exact.
+ *
+ * <p>An entry that fails to apply stops the informer with that cause (in {@code health().stopCause()}, and
+ * {@code hasSynced()} fails if it had not synced): skipping it would leave the cache silently apart from the
+ * server until the next relist, or, for the initial list, never synced. A delivery scheduler that rejects the
+ * FIFO's drain loop stops it the same way.
  *
  * <p><b>Threading.</b> Runs on the FIFO's drain loop (the informer's delivery scheduler), one entry at a
  * time; it is the cache's single writer and the only thread that changes which handlers are told. It
  * takes no lock that a subscribing thread holds.
  */
-final class ApplyLoop<T extends KubernetesObject> extends BaseSubscriber<FifoEntry<T>> {
+final class ApplyLoop<T extends KubernetesObject> implements DeltaFifo.EntryConsumer<T> {
 
     private static final Logger log = LoggerFactory.getLogger(SharedIndexInformer.class);
 
@@ -45,28 +46,13 @@ final class ApplyLoop<T extends KubernetesObject> extends BaseSubscriber<FifoEnt
     }
 
     @Override
-    protected void hookOnSubscribe(Subscription subscription) {
-        request(1);
+    public void failed(Throwable cause) {
+        log.error("{}: the apply loop failed; the informer stops (its cache no longer changes)", name, cause);
+        stop.accept(cause);
     }
 
     @Override
-    protected void hookOnNext(FifoEntry<T> entry) {
-        try {
-            apply(entry);
-        } catch (RuntimeException e) {
-            String what = entry instanceof FifoEntry.Deltas<T> d ? "the deltas of " + d.key() : "a relist";
-            log.error("{}: failed to apply {}; skipping it", name, what, e);
-        }
-        request(1);
-    }
-
-    @Override
-    protected void hookOnError(Throwable error) {
-        log.error("{}: the apply loop failed; the informer stops (its cache no longer changes)", name, error);
-        stop.accept(error);
-    }
-
-    private void apply(FifoEntry<T> entry) {
+    public void accept(FifoEntry<T> entry) {
         boolean becomesSynced = entry instanceof FifoEntry.Replace<T> replace && replace.initial() && !state.isSynced();
         processor.distribute(applier.apply(entry), resync.due());
         if (becomesSynced) {

@@ -1,7 +1,5 @@
 package io.reactiveinformer.informer;
 
-import java.util.Objects;
-
 /**
  * One change to one object, as the FIFO holds it. Only watch events and resyncs become deltas, so a
  * deletion always carries the object's final state; a deletion a relist finds (final state unknown) is
@@ -12,13 +10,4 @@ import java.util.Objects;
  * @param <T>    the object type
  */
 record Delta<T>(DeltaType type, T object) {
-
-    Delta {
-        Objects.requireNonNull(type, "type");
-        Objects.requireNonNull(object, "object");
-    }
-
-    static <T> Delta<T> of(DeltaType type, T object) {
-        return new Delta<>(type, object);
-    }
 }

@@ -6,8 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Function;
-import reactor.core.publisher.Flux;
 
 /**
  * The informer's "handle deltas" step: applies one {@link FifoEntry} to the cache and says what
@@ -16,8 +14,8 @@ import reactor.core.publisher.Flux;
  * the cache no longer holds is dropped, and a relist swaps the cache in one step and then reports
  * deletions (final state unknown) for vanished keys followed by updates and adds in list order.
  *
- * <p>Not thread-safe: it is the cache's single writer, called from the {@link DeltaFifo}'s
- * consumer, inside {@code onNext}.
+ * <p>Not thread-safe: it is the cache's single writer, called by the {@link ApplyLoop} on the
+ * {@link DeltaFifo}'s drain loop.
  */
 final class DeltaApplier<T extends KubernetesObject> {
 
@@ -25,14 +23,6 @@ final class DeltaApplier<T extends KubernetesObject> {
 
     DeltaApplier(ConcurrentIndexer<T> indexer) {
         this.indexer = Objects.requireNonNull(indexer, "indexer");
-    }
-
-    /**
-     * Drains {@code fifo}, applying each entry before its {@code onNext} returns (the FIFO's
-     * contract), one entry at a time so that what is still pending keeps coalescing.
-     */
-    Flux<Notification<T>> notifications(DeltaFifo<T> fifo) {
-        return fifo.entries().map(this::apply).concatMapIterable(Function.identity(), 1);
     }
 
     /** Applies {@code entry} to the cache; the notifications, in the order handlers must see them. */
@@ -49,15 +39,16 @@ final class DeltaApplier<T extends KubernetesObject> {
 
     private void applyDelta(String key, Delta<T> delta, List<Notification<T>> notifications) {
         if (delta.type() == DeltaType.DELETED) {
-            indexer.delete(key).ifPresent(old -> notifications.add(notification(key, delta, old, false)));
+            indexer.delete(key).ifPresent(old -> notifications.add(notification(key, delta, old)));
         } else {
-            notifications.add(notification(key, delta, indexer.put(delta.object()).orElse(null), false));
+            notifications.add(notification(key, delta, indexer.put(key, delta.object()).orElse(null)));
         }
     }
 
     /*
-     * A relist becomes a deletion with unknown final state per vanished key (its last known state is the
-     * cache's) and a REPLACED delta per listed object, after the cache has been swapped in one step.
+     * A relist swaps the cache in one step, then becomes a deletion with unknown final state per vanished key
+     * (its last known state is the cache's), and an add or update per listed object; an update whose object
+     * kept its resourceVersion is a resync.
      */
     private List<Notification<T>> applyReplace(FifoEntry.Replace<T> replace) {
         Map<String, T> items = replace.items();
@@ -68,30 +59,27 @@ final class DeltaApplier<T extends KubernetesObject> {
                 notifications.add(new Notification.Deleted<>(key, old, true));
             }
         });
-        items.forEach((key, object) -> notifications.add(
-                notification(key, Delta.of(DeltaType.REPLACED, object), previous.get(key), replace.initial())));
+        items.forEach((key, object) -> {
+            T old = previous.get(key);
+            notifications.add(old == null
+                    ? new Notification.Added<>(key, object, replace.initial())
+                    : new Notification.Updated<>(key, old, object, sameVersion(old, object)));
+        });
         return notifications;
     }
 
-    /** What handlers are told about {@code delta}, given the object the cache held before it ({@code null}: none). */
-    private static <T extends KubernetesObject> Notification<T> notification(
-            String key, Delta<T> delta, T old, boolean inInitialList) {
+    /** What handlers are told about a watch or resync {@code delta}, given what the cache held before it ({@code null}: none). */
+    private static <T extends KubernetesObject> Notification<T> notification(String key, Delta<T> delta, T old) {
         if (delta.type() == DeltaType.DELETED) {
             return new Notification.Deleted<>(key, delta.object(), false);
         }
         return old == null
-                ? new Notification.Added<>(key, delta.object(), inInitialList)
-                : new Notification.Updated<>(key, old, delta.object(), isResync(delta, old));
+                ? new Notification.Added<>(key, delta.object(), false)
+                : new Notification.Updated<>(key, old, delta.object(), delta.type() == DeltaType.SYNC);
     }
 
-    private static <T extends KubernetesObject> boolean isResync(Delta<T> delta, T old) {
-        return switch (delta.type()) {
-            case SYNC -> true;
-            case REPLACED -> {
-                String oldVersion = old.getMetadata().getResourceVersion();
-                yield oldVersion != null && oldVersion.equals(delta.object().getMetadata().getResourceVersion());
-            }
-            default -> false;
-        };
+    private static <T extends KubernetesObject> boolean sameVersion(T old, T object) {
+        String oldVersion = old.getMetadata().getResourceVersion();
+        return oldVersion != null && oldVersion.equals(object.getMetadata().getResourceVersion());
     }
 }

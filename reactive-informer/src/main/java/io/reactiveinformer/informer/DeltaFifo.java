@@ -11,31 +11,27 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
-import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
-import org.reactivestreams.Subscription;
-import reactor.core.CoreSubscriber;
+import reactor.core.Disposable;
 import reactor.core.Exceptions;
-import reactor.core.Scannable;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Operators;
 import reactor.core.scheduler.Scheduler;
-import reactor.core.scheduler.Schedulers;
 import reactor.util.concurrent.Queues;
+import reactor.util.context.Context;
 
 /**
- * The keyed queue between the reflector and the cache (client-go's {@code DeltaFIFO}), as a
- * reactive sink: producers push changes, one consumer drains {@link FifoEntry entries} as a
- * {@link Flux} with backpressure.
+ * The keyed queue between the reflector and the cache (client-go's {@code DeltaFIFO}): producers push
+ * changes, and a drain loop hands {@link FifoEntry entries} one at a time to the one {@link EntryConsumer}
+ * given to {@link #start} (client-go's {@code Pop(process)}, kube-rs's {@code Writer::apply_watcher_event}).
  *
  * <p><b>Coalescing.</b> A key is pending at most once however many deltas it has, and keys are
  * delivered in the order in which they first became pending. A key's pending deltas coalesce:
  * consecutive updates collapse to the newest (behind an {@code ADDED} that starts the run, which is
  * kept), an update drops a pending {@code SYNC}, two trailing deletions collapse to the newer, and a
- * delete/recreate/delete collapses to one deletion, so a key
- * holds at most five deltas and the FIFO's
+ * delete/recreate/delete collapses to one deletion, so a key holds at most five deltas and the FIFO's
  * memory is bounded by the number of distinct keys, however slow the consumer. A deletion of a key
  * neither pending nor cached is dropped.
  *
@@ -44,8 +40,8 @@ import reactor.util.concurrent.Queues;
  * starts afresh behind it. Its consumer swaps the cache in one step (see {@link ConcurrentIndexer#replaceAll}).
  * Deltas superseded this way were never applied, so handlers see nothing of keys that only they
  * mentioned; keys the cache holds but the relist lacks become deletions with unknown final state.
- * {@link #hasSynced()} turns true once the first relist has been delivered (client-go also counts a
- * FIFO whose first change was not a relist as synced).
+ * The first relist delivered is marked {@link FifoEntry.Replace#initial() initial}, unless the FIFO's
+ * first change was not a relist (client-go then counts the FIFO as synced).
  *
  * <p><b>Resync.</b> {@link #resync()} enqueues a {@link DeltaType#SYNC} delta for every cached key
  * with nothing pending (a pending delta is newer); it does nothing while a relist is pending.
@@ -56,33 +52,37 @@ import reactor.util.concurrent.Queues;
  * (A producer is typically a network event loop: the consumer's work, such as a relist's cache swap
  * and fan-out, must not run there.) The drain loop is serialized by a work-in-progress counter (as
  * in reactor-core's operators) and runs on the drain scheduler only: it integrates the queued
- * operations into the keyed state, then emits as many entries as the subscriber has requested; no
- * lock is held and no thread waits while the subscriber runs. After about a millisecond of work it
- * schedules itself again instead of going on, so it shares the scheduler's threads fairly with other
- * tasks. With {@link Schedulers#immediate()} (the default of the short constructors) the drain runs
- * on the producer's thread, as a synchronous queue for tests. Because
- * {@code onNext} runs inside the drain loop, checks against the cache (unknown deletions,
- * resync) never interleave with the consumer applying an entry, <em>provided the subscriber
- * applies each entry to the cache before its {@code onNext} returns</em> (e.g. {@code
- * entries().map(apply)}); {@link #hasSynced()} relies on the same contract. Operations pushed
- * while the subscriber has no demand are coalesced and wait.
+ * operations into the keyed state before each entry (so that what is still queued keeps coalescing),
+ * then calls the consumer; no lock is held and no thread waits while the consumer runs. After about a
+ * millisecond of work it schedules itself again instead of going on, so it shares the scheduler's
+ * threads fairly with other tasks. Because the consumer runs inside the drain loop, checks against the
+ * cache (unknown deletions, resync) never interleave with it, <em>provided it applies each entry to
+ * the cache before it returns</em>.
  *
- * <p>One subscriber only: a second one receives an {@link IllegalStateException}. Cancelling
- * discards what is pending and ends the FIFO; {@link #close()} completes the stream once everything
- * pushed before it is delivered. A {@code request(n)} with {@code n <= 0} ends the FIFO like a
- * cancellation and signals an {@link IllegalArgumentException} (Reactive Streams rule 3.9), from the
- * drain loop, so it never overlaps an {@code onNext}; Reactor's own operators only log such a request,
- * but here it can only be a bug in the consumer, which would otherwise wait forever for entries.
+ * <p><b>Failure.</b> A consumer that throws, or a drain scheduler that rejects the loop (disposed, or
+ * saturated), stops the FIFO: what is pending is discarded, later pushes are ignored, and the consumer's
+ * {@link EntryConsumer#failed} is told the cause once, from the drain loop or from the call that was
+ * refused the schedule (which then holds the work-in-progress count), so never while an entry is being
+ * applied; a FIFO that failed before {@link #start} (a {@link #wake()} may schedule the loop earlier) tells
+ * its consumer from {@code start}.
  *
  * <p><b>Structure.</b> The keyed state and its rules are {@link KeyedDeltaQueue} (single-threaded, no
- * Reactor); this class is the concurrency shell around it: the multi-producer operation queue, the
- * work-in-progress drain loop and the one subscription, a single state machine whose fields
- * ({@code wip}, {@code requested}, {@code cancelled}, {@code done}, {@code badRequest}) are read
- * together in every pass, which is why they stay in one class.
+ * Reactor); this class is the concurrency shell around it: the multi-producer operation queue and the
+ * work-in-progress drain loop.
  *
  * @param <T> the object type
  */
 final class DeltaFifo<T extends KubernetesObject> {
+
+    /** The FIFO's one consumer, called by its drain loop (one call at a time). */
+    interface EntryConsumer<T> {
+
+        /** Applies {@code entry} to the cache before it returns; throwing stops the FIFO. */
+        void accept(FifoEntry<T> entry);
+
+        /** The FIFO stopped for {@code cause}; no entry follows. Must not throw. */
+        void failed(Throwable cause);
+    }
 
     private sealed interface Op<T> {
     }
@@ -99,9 +99,6 @@ final class DeltaFifo<T extends KubernetesObject> {
     private record BookmarkOp<T>(String resourceVersion) implements Op<T> {
     }
 
-    private record CloseOp<T>() implements Op<T> {
-    }
-
     /** How long one run of the drain loop may deliver before it yields the scheduler's thread. */
     private static final long SLICE_NANOS = 1_000_000;
 
@@ -111,7 +108,6 @@ final class DeltaFifo<T extends KubernetesObject> {
     private final Runnable betweenEntries;
     private final Runnable drainLoop = this::drainLoop;
     private final Queue<Op<T>> ops = Queues.<Op<T>>unboundedMultiproducer().get();
-    private final Entries entries = new Entries();
     private final StoreVersion storeVersion = new StoreVersion();
 
     private volatile int wip;
@@ -119,64 +115,32 @@ final class DeltaFifo<T extends KubernetesObject> {
     private static final AtomicIntegerFieldUpdater<DeltaFifo> WIP =
             AtomicIntegerFieldUpdater.newUpdater(DeltaFifo.class, "wip");
 
-    private volatile long requested;
-    @SuppressWarnings("rawtypes")
-    private static final AtomicLongFieldUpdater<DeltaFifo> REQUESTED =
-            AtomicLongFieldUpdater.newUpdater(DeltaFifo.class, "requested");
+    private volatile EntryConsumer<T> consumer;
+    /** Disposed or failed: pending entries are discarded and later pushes ignored. */
+    private volatile boolean stopped;
+    /** Why the FIFO failed, kept for a consumer that starts after it did (a wake() may schedule before start). */
+    private volatile Throwable failure;
+    private final AtomicBoolean failureTold = new AtomicBoolean();
 
-    private volatile int subscribed;
-    @SuppressWarnings("rawtypes")
-    private static final AtomicIntegerFieldUpdater<DeltaFifo> SUBSCRIBED =
-            AtomicIntegerFieldUpdater.newUpdater(DeltaFifo.class, "subscribed");
-
-    /** Set before the subscriber's {@code onSubscribe}, so that a failing {@code onNext} can name it. */
-    private volatile EntrySubscription subscription;
-    private volatile CoreSubscriber<? super FifoEntry<T>> actual;
-    private volatile boolean cancelled;
-    private volatile boolean synced;
-    /** A rule 3.9 violation waiting for the drain loop to signal it. */
-    private volatile Throwable badRequest;
-    /** Entries waiting for demand, as of the drain loop's last pass (for {@link Scannable.Attr#BUFFERED}). */
-    private volatile int buffered;
-    /** The subscriber received {@code onComplete} or {@code onError}; written by the drain loop only. */
-    private volatile boolean done;
-
-    // Confined to the thread running the drain loop (handed over through WIP).
+    // Confined to the thread running the drain loop (or refused its schedule), handed over through WIP.
     private final KeyedDeltaQueue<T> queue;
     private boolean populated;
-    private boolean closed;
+    private boolean synced;
 
     /**
-     * A FIFO without transform.
-     *
-     * @param knownObjects the cache its entries are applied to: consulted to drop deletions of
-     *                     unknown keys and to enumerate a resync
-     */
-    public DeltaFifo(Indexer<T> knownObjects) {
-        this(knownObjects, UnaryOperator.identity());
-    }
-
-    /**
-     * @param knownObjects the cache its entries are applied to
-     * @param transform    applied once to every pushed object, on the producer's thread, before it is
-     *                     queued (e.g. to drop {@code metadata.managedFields}); it may return the same
-     *                     instance modified or a new one, but must keep the key
-     */
-    public DeltaFifo(Indexer<T> knownObjects, UnaryOperator<T> transform) {
-        this(knownObjects, transform, Schedulers.immediate(), e -> { }, () -> { });
-    }
-
-    /**
-     * @param knownObjects   the cache its entries are applied to
-     * @param transform      as above; it must not throw (wrap user code so that a failure returns the
-     *                       object unchanged)
+     * @param knownObjects   the cache its entries are applied to: consulted to drop deletions of unknown
+     *                       keys and to enumerate a resync
+     * @param transform      applied once to every pushed object, on the producer's thread, before it is
+     *                       queued (e.g. to drop {@code metadata.managedFields}); it may return the same
+     *                       instance modified or a new one, but must keep the key, and must not throw
+     *                       (wrap user code so that a failure returns the object unchanged)
      * @param drainScheduler runs the drain loop, and so the consumer
      * @param onUnkeyable    told of a pushed object that has no name (it is dropped: it cannot be keyed)
      * @param betweenEntries run by the drain loop whenever no entry is being delivered: before each entry,
      *                       and on each pass, also one {@link #wake()} asked for; it must not throw
      */
-    public DeltaFifo(Indexer<T> knownObjects, UnaryOperator<T> transform, Scheduler drainScheduler,
-                     Consumer<RuntimeException> onUnkeyable, Runnable betweenEntries) {
+    DeltaFifo(Indexer<T> knownObjects, UnaryOperator<T> transform, Scheduler drainScheduler,
+              Consumer<RuntimeException> onUnkeyable, Runnable betweenEntries) {
         this.queue = new KeyedDeltaQueue<>(Objects.requireNonNull(knownObjects, "knownObjects"));
         this.transform = Objects.requireNonNull(transform, "transform");
         this.drainScheduler = Objects.requireNonNull(drainScheduler, "drainScheduler");
@@ -184,18 +148,41 @@ final class DeltaFifo<T extends KubernetesObject> {
         this.betweenEntries = Objects.requireNonNull(betweenEntries, "betweenEntries");
     }
 
+    /**
+     * Starts handing entries to {@code consumer}, the FIFO's only one (call once). Changes pushed before
+     * wait, coalescing. Disposing the handle stops the FIFO: what is pending is discarded, later pushes are
+     * ignored, and an entry being applied is the last one.
+     */
+    Disposable start(EntryConsumer<T> consumer) {
+        this.consumer = Objects.requireNonNull(consumer, "consumer");
+        tellFailure();
+        drain();
+        return new Disposable() {
+            @Override
+            public void dispose() {
+                stopped = true;
+                drain();
+            }
+
+            @Override
+            public boolean isDisposed() {
+                return stopped;
+            }
+        };
+    }
+
     /** Queues the creation of {@code object} (a watch {@code ADDED}). */
-    public void add(T object) {
+    void add(T object) {
         push(DeltaType.ADDED, object);
     }
 
     /** Queues a change of {@code object} (a watch {@code MODIFIED}). */
-    public void update(T object) {
+    void update(T object) {
         push(DeltaType.UPDATED, object);
     }
 
     /** Queues the deletion of {@code object}, its final state (a watch {@code DELETED}). */
-    public void delete(T object) {
+    void delete(T object) {
         push(DeltaType.DELETED, object);
     }
 
@@ -203,7 +190,7 @@ final class DeltaFifo<T extends KubernetesObject> {
         T transformed = transform.apply(object);
         String key = keyOf(transformed);
         if (key != null) {
-            ops.offer(new KeyOp<>(key, Delta.of(type, transformed)));
+            ops.offer(new KeyOp<>(key, new Delta<>(type, transformed)));
             drain();
         }
     }
@@ -221,7 +208,7 @@ final class DeltaFifo<T extends KubernetesObject> {
      * Queues a relist: {@code items} is the complete content at {@code resourceVersion}. Supersedes
      * everything pending; of objects with the same key the last one counts.
      */
-    public void replace(List<T> items, String resourceVersion) {
+    void replace(List<T> items, String resourceVersion) {
         Map<String, T> byKey = new LinkedHashMap<>(Math.max(16, items.size() * 4 / 3 + 1));
         for (T item : items) {
             T transformed = transform.apply(item);
@@ -238,7 +225,7 @@ final class DeltaFifo<T extends KubernetesObject> {
      * Records that nothing changed up to {@code resourceVersion} (a watch bookmark): no entry, but the
      * {@link #storeVersion()} reaches it once what is pending before it is delivered.
      */
-    public void bookmark(String resourceVersion) {
+    void bookmark(String resourceVersion) {
         ops.offer(new BookmarkOp<>(resourceVersion));
         drain();
     }
@@ -246,48 +233,24 @@ final class DeltaFifo<T extends KubernetesObject> {
     /**
      * The resourceVersion that the entries delivered so far bring the cache to (per the consumer contract,
      * applied): every change pushed with a version up to it has been. Advanced by the drain loop after each
-     * pass that delivered entries or found nothing pending.
+     * entry, and on each pass that finds nothing pending.
      */
     StoreVersion storeVersion() {
         return storeVersion;
     }
 
     /** Queues a {@link DeltaType#SYNC} for every cached key that has nothing pending. */
-    public void resync() {
+    void resync() {
         ops.offer(new ResyncOp<>());
         drain();
     }
 
     /**
      * Makes the drain loop run a pass (and so the {@code betweenEntries} hook) soon, on the drain
-     * scheduler, even with nothing to deliver. Never runs it on the calling thread, unless the drain
-     * scheduler is the immediate one.
+     * scheduler, even with nothing to deliver. Never runs it on the calling thread.
      */
     void wake() {
         drain();
-    }
-
-    /** Completes the stream after everything pushed before this call; later pushes are ignored. */
-    public void close() {
-        ops.offer(new CloseOp<>());
-        drain();
-    }
-
-    /**
-     * Whether the initial list has been delivered to, and (per the consumer contract) applied by,
-     * the subscriber. Readable from any thread.
-     */
-    public boolean hasSynced() {
-        return synced;
-    }
-
-    /**
-     * The entries, for the single consumer. Nothing is delivered before it requests; each
-     * {@code request(n)} allows {@code n} more entries. Goes through {@code Flux.onAssembly} at each
-     * call, so assembly hooks and {@code Hooks.onOperatorDebug()} see it.
-     */
-    public Flux<FifoEntry<T>> entries() {
-        return entries.assembled();
     }
 
     private void drain() {
@@ -297,21 +260,33 @@ final class DeltaFifo<T extends KubernetesObject> {
     }
 
     /**
-     * A drain scheduler that rejects the loop (disposed, or saturated) ends the subscriber with the
-     * rejection, from here: no drain loop runs meanwhile (this call holds the work-in-progress count), so
-     * the signal cannot overlap an {@code onNext}. Whatever consumes the FIFO learns that it stopped
-     * instead of waiting forever for entries.
+     * A drain scheduler that rejects the loop stops the FIFO and tells the consumer, from here: no drain
+     * loop runs meanwhile (this call holds the work-in-progress count), so the call cannot overlap an
+     * entry. Whatever consumes the FIFO learns that it stopped instead of waiting forever for entries.
      */
     private void scheduleDrain() {
         try {
             drainScheduler.schedule(drainLoop);
         } catch (RejectedExecutionException e) {
-            CoreSubscriber<? super FifoEntry<T>> a = actual;
-            cancelled = true;
-            if (a != null && !done) {
-                done = true;
-                a.onError(Operators.onRejectedExecution(e, null, null, null, a.currentContext()));
-            }
+            fail(Operators.onRejectedExecution(e, null, null, null, Context.empty()));
+        }
+    }
+
+    private void fail(Throwable cause) {
+        stopped = true;
+        queue.clear();
+        if (failure == null) {
+            failure = cause;
+        }
+        tellFailure();
+    }
+
+    /** Tells the consumer why the FIFO failed, once, as soon as both exist. */
+    private void tellFailure() {
+        EntryConsumer<T> c = consumer;
+        Throwable cause = failure;
+        if (c != null && cause != null && failureTold.compareAndSet(false, true)) {
+            c.failed(cause);
         }
     }
 
@@ -321,57 +296,29 @@ final class DeltaFifo<T extends KubernetesObject> {
         for (;;) {
             integrate();
             betweenEntries.run();
-            CoreSubscriber<? super FifoEntry<T>> a = actual;
-            Throwable invalidRequest = badRequest;
-            if (invalidRequest != null && a != null && !cancelled && !done) {
-                cancelled = true;
-                done = true;
+            EntryConsumer<T> c = consumer;
+            if (stopped) {
                 queue.clear();
-                buffered = 0;
-                a.onError(invalidRequest);
-            } else if (cancelled) {
-                queue.clear();
-            } else if (a != null && !done) {
-                long r = requested;
-                long e = 0;
-                boolean yield = false;
-                while (e != r && !cancelled) {
-                    integrate();
-                    if (e != 0) {
+            } else if (c != null) {
+                boolean first = true;
+                for (;;) {
+                    if (!first) {
+                        integrate();
                         betweenEntries.run();
                     }
-                    FifoEntry<T> entry = queue.poll(!synced);
-                    if (entry == null) {
+                    first = false;
+                    FifoEntry<T> entry = stopped ? null : queue.poll(!synced);
+                    if (entry == null || !deliver(c, entry)) {
                         break;
                     }
-                    if (!deliver(a, entry)) {
-                        break;
-                    }
-                    e++;
                     if (System.nanoTime() - sliceStart >= SLICE_NANOS) {
-                        yield = true;
-                        break;
+                        // WIP stays above zero, so no producer schedules a second loop meanwhile.
+                        scheduleDrain();
+                        return;
                     }
                 }
-                String reached = done ? null : queue.versionDelivered();
-                if (reached != null) {
-                    storeVersion.advance(reached);
-                }
-                if (closed && !cancelled && queue.isEmpty()) {
-                    done = true;
-                    a.onComplete();
-                }
-                if (e != 0) {
-                    Operators.produced(REQUESTED, this, e);
-                }
-                if (yield && !done) {
-                    buffered = queue.size();
-                    // WIP stays above zero, so no producer schedules a second loop meanwhile.
-                    scheduleDrain();
-                    return;
-                }
+                advanceStoreVersion();
             }
-            buffered = queue.size();
             missed = WIP.addAndGet(this, -missed);
             if (missed == 0) {
                 return;
@@ -379,10 +326,17 @@ final class DeltaFifo<T extends KubernetesObject> {
         }
     }
 
+    private void advanceStoreVersion() {
+        String reached = stopped ? null : queue.versionDelivered();
+        if (reached != null) {
+            storeVersion.advance(reached);
+        }
+    }
+
     private void integrate() {
         Op<T> op;
         while ((op = ops.poll()) != null) {
-            if (closed || cancelled) {
+            if (stopped) {
                 continue;
             }
             if (op instanceof KeyOp<T> keyOp) {
@@ -393,10 +347,8 @@ final class DeltaFifo<T extends KubernetesObject> {
                 queue.replace(replaceOp.items(), replaceOp.resourceVersion());
             } else if (op instanceof ResyncOp) {
                 queue.resync();
-            } else if (op instanceof BookmarkOp<T> bookmarkOp) {
-                queue.bookmark(bookmarkOp.resourceVersion());
             } else {
-                closed = true;
+                queue.bookmark(((BookmarkOp<T>) op).resourceVersion());
             }
         }
     }
@@ -410,98 +362,18 @@ final class DeltaFifo<T extends KubernetesObject> {
         }
     }
 
-    private boolean deliver(CoreSubscriber<? super FifoEntry<T>> a, FifoEntry<T> entry) {
+    private boolean deliver(EntryConsumer<T> c, FifoEntry<T> entry) {
         try {
-            a.onNext(entry);
+            c.accept(entry);
         } catch (Throwable t) {
             Exceptions.throwIfFatal(t);
-            cancelled = true;
-            done = true;
-            a.onError(Operators.onOperatorError(subscription, t, entry, a.currentContext()));
+            fail(t);
             return false;
         }
         if (entry instanceof FifoEntry.Replace<T> replace && replace.initial()) {
             synced = true;
         }
+        advanceStoreVersion();
         return true;
-    }
-
-    private final class Entries extends Flux<FifoEntry<T>> {
-
-        Flux<FifoEntry<T>> assembled() {
-            return onAssembly(this);
-        }
-
-        @Override
-        public void subscribe(CoreSubscriber<? super FifoEntry<T>> subscriber) {
-            if (!SUBSCRIBED.compareAndSet(DeltaFifo.this, 0, 1)) {
-                Operators.error(subscriber, new IllegalStateException(
-                        "DeltaFifo allows a single subscriber (its consumer applies entries to the cache); it already has one"));
-                return;
-            }
-            EntrySubscription s = new EntrySubscription(subscriber);
-            subscription = s;
-            subscriber.onSubscribe(s);
-            actual = subscriber;
-            drain();
-        }
-    }
-
-    /**
-     * The consumer's subscription. {@link Scannable}: {@code RUN_STYLE} is {@code ASYNC} because entries
-     * arrive on the drain scheduler, or on a producer's thread with the immediate one, not on the
-     * thread that requests; {@code BUFFERED} counts the entries waiting for demand (pending keys and a
-     * pending relist) as of the drain loop's last pass, not operations still being integrated.
-     */
-    private final class EntrySubscription implements Subscription, Scannable {
-
-        private final CoreSubscriber<? super FifoEntry<T>> subscriber;
-
-        EntrySubscription(CoreSubscriber<? super FifoEntry<T>> subscriber) {
-            this.subscriber = subscriber;
-        }
-
-        /** Rule 3.9: {@code n <= 0} ends the FIFO with an {@link IllegalArgumentException} (see the class Javadoc). */
-        @Override
-        public void request(long n) {
-            if (n <= 0) {
-                if (!cancelled) {
-                    badRequest = Exceptions.nullOrNegativeRequestException(n);
-                    drain();
-                }
-                return;
-            }
-            Operators.addCap(REQUESTED, DeltaFifo.this, n);
-            drain();
-        }
-
-        @Override
-        public void cancel() {
-            cancelled = true;
-            drain();
-        }
-
-        @Override
-        public Object scanUnsafe(Attr key) {
-            if (key == Attr.ACTUAL) {
-                return subscriber;
-            }
-            if (key == Attr.CANCELLED) {
-                return cancelled && !done;
-            }
-            if (key == Attr.TERMINATED) {
-                return done;
-            }
-            if (key == Attr.REQUESTED_FROM_DOWNSTREAM) {
-                return requested;
-            }
-            if (key == Attr.BUFFERED) {
-                return buffered;
-            }
-            if (key == Attr.RUN_STYLE) {
-                return Attr.RunStyle.ASYNC;
-            }
-            return null;
-        }
     }
 }

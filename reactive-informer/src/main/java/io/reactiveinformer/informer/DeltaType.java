@@ -1,6 +1,6 @@
 package io.reactiveinformer.informer;
 
-/** What a {@link Delta} says happened to an object. */
+/** What a {@link Delta} says happened to an object: a watch event, or a resync. */
 enum DeltaType {
     /** A watch reported the object created. */
     ADDED,
@@ -8,8 +8,6 @@ enum DeltaType {
     UPDATED,
     /** A watch reported the object deleted. */
     DELETED,
-    /** A relist contained the object. */
-    REPLACED,
     /** A resync re-delivers the cached object unchanged. */
     SYNC
 }

@@ -74,7 +74,7 @@ final class KeyedDeltaQueue<T extends KubernetesObject> {
             if (!pending.containsKey(key)) {
                 knownObjects.getByKey(key).ifPresent(object -> {
                     PendingDeltas<T> deltas = new PendingDeltas<>(lastVersion);
-                    deltas.append(Delta.of(DeltaType.SYNC, object));
+                    deltas.append(new Delta<>(DeltaType.SYNC, object));
                     pending.put(key, deltas);
                 });
             }

@@ -32,7 +32,7 @@ final class PendingDeltas<T> {
      *       is an {@link DeltaType#ADDED} (so consecutive updates collapse to the newest, and a resync
      *       pending behind a newer update is dropped);</li>
      *   <li>a deletion replaces the first pending deletion and everything after it (delete, recreate,
-     *       delete ends deleted); of two deletions the one with a known final state wins, else the newer.</li>
+     *       delete ends deleted), so of two deletions the newer stays.</li>
      * </ul>
      * The list is therefore at most: a run of two, a deletion, a run of two.
      */

@@ -188,8 +188,7 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         if (!state.start()) {
             return lifecycle;
         }
-        running.add(applyLoop);
-        fifo.entries().subscribe(applyLoop);
+        running.add(fifo.start(applyLoop));
         running.add(feed.start(reflector.events(), this::stop));
         running.add(resync.start(processor::handlers, fifo::resync));
         log.debug("{}: started (resync check every {})", name, resync.checkPeriod());

@@ -106,7 +106,10 @@ public final class SharedInformerFactory {
 
     /**
      * As {@link #informer(InformerSpec)}; a new informer's cache gets {@code indexers}, an existing one
-     * gets those it lacks.
+     * gets those it lacks. Adding them to an existing informer runs the new index functions over its whole
+     * cache on the calling thread, holding the factory's lock and the cache's write lock (as client-go does
+     * under its {@code startedLock}): other {@code informer(..)} calls and the informer's cache updates wait
+     * meanwhile, so call it from a thread that may wait (not an event loop) and keep index functions cheap.
      */
     public <T extends KubernetesObject> SharedIndexInformer<T> informer(InformerSpec<T> spec,
                                                                         Map<String, IndexFunction<T>> indexers) {

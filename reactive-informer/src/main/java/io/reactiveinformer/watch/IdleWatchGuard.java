@@ -2,6 +2,7 @@ package io.reactiveinformer.watch;
 
 import io.kubernetes.client.common.KubernetesObject;
 import io.reactiveinformer.api.WatchEvent;
+import io.reactiveinformer.client.Deadlines;
 import java.time.Duration;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -17,12 +18,11 @@ import reactor.core.scheduler.Scheduler;
  * event only records its time, and one timer at a time checks it: about one timer per idle period.
  *
  * <p><b>Threading.</b> The watch's signals write the time of the last event; the timer reads it on a
- * worker of the scheduler; both fields are volatile.
+ * worker of the scheduler; the field is volatile.
  */
 final class IdleWatchGuard {
 
     private volatile long lastEventMillis;
-    private volatile boolean expired;
 
     private IdleWatchGuard(long startedMillis) {
         this.lastEventMillis = startedMillis;
@@ -37,14 +37,12 @@ final class IdleWatchGuard {
                 long remaining = watchdog.lastEventMillis + idleMillis - scheduler.now(TimeUnit.MILLISECONDS);
                 return remaining <= 0 ? Mono.just(remaining)
                         : Mono.delay(Duration.ofMillis(remaining), scheduler).then(Mono.<Long>empty());
-            }).repeatWhenEmpty(checks -> checks).doOnNext(ignored -> watchdog.expired = true);
-            return watch.doOnNext(event -> watchdog.lastEventMillis = scheduler.now(TimeUnit.MILLISECONDS))
-                    .takeUntilOther(expired)
-                    .concatWith(Flux.defer(() -> watchdog.expired
-                            ? Flux.error(new ReflectorException(ReflectorException.Reason.WATCH_IDLE,
-                                    "no watch event or bookmark for " + idleTimeout
-                                            + "; presuming the connection dead", null))
-                            : Flux.empty()));
+            }).repeatWhenEmpty(checks -> checks);
+            return Deadlines.failWhen(
+                    watch.doOnNext(event -> watchdog.lastEventMillis = scheduler.now(TimeUnit.MILLISECONDS)),
+                    expired,
+                    () -> new ReflectorException(ReflectorException.Reason.WATCH_IDLE,
+                            "no watch event or bookmark for " + idleTimeout + "; presuming the connection dead", null));
         });
     }
 

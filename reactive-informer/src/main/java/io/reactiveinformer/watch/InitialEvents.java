@@ -3,6 +3,7 @@ package io.reactiveinformer.watch;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.reactiveinformer.api.WatchEvent;
+import io.reactiveinformer.cache.ObjectKeys;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,12 +50,9 @@ final class InitialEvents<T extends KubernetesObject> {
         return items;
     }
 
+    /** The store key; an object without a name is not rejected here (the FIFO drops and reports it). */
     private static String key(KubernetesObject object) {
         V1ObjectMeta metadata = object.getMetadata();
-        if (metadata == null) {
-            return "";
-        }
-        String namespace = metadata.getNamespace();
-        return namespace == null || namespace.isEmpty() ? metadata.getName() : namespace + "/" + metadata.getName();
+        return metadata == null ? "" : ObjectKeys.key(metadata.getNamespace(), metadata.getName());
     }
 }

@@ -19,7 +19,8 @@ public sealed interface ReflectorEvent<T extends KubernetesObject> {
 
     /**
      * The last synced resourceVersion once this event is applied: where a re-watch resumes.
-     * {@code ""} before the first successful list.
+     * {@code ""} before the first successful list. For {@link Applied} and {@link Deleted}, the object's own
+     * resourceVersion, {@code null} when it has none (a consumer then keeps the one it had).
      */
     String resourceVersion();
 

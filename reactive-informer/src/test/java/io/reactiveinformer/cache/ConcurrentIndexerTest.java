@@ -47,6 +47,17 @@ class ConcurrentIndexerTest {
     }
 
     @Test
+    void putUnderAKeyAlreadyComputedIndexesAsPutDoes() {
+        V1Pod a = pod("ns", "a", "1");
+        V1Pod a2 = pod("ns", "a", "2");
+
+        assertThat(indexer.put("ns/a", a)).isEmpty();
+        assertThat(indexer.put("ns/a", a2)).containsSame(a);
+        assertThat(indexer.getByKey("ns/a")).containsSame(a2);
+        assertThat(indexer.byIndex(Indexer.NAMESPACE_INDEX, "ns")).containsExactly(a2);
+    }
+
+    @Test
     void namespaceIndexIsBuiltIn() {
         indexer.put(pod("a", "p1", "1"));
         indexer.put(pod("a", "p2", "1"));

@@ -17,13 +17,16 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.RepeatedTest;
+import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
 /**
  * Several producers push concurrently (each owning its keys, so the final state is known), a
- * resync races them, and one consumer drains with small batches of demand from another thread.
+ * resync races them, and the drain loop applies entries on a scheduler thread meanwhile, as the informer
+ * wires it.
  */
 class DeltaFifoConcurrencyTest {
 
@@ -31,24 +34,39 @@ class DeltaFifoConcurrencyTest {
     private static final int KEYS_PER_PRODUCER = 100;
     private static final int UPDATES_PER_KEY = 20;
 
+    /** Beyond every version the producers push, so the store reaches it only once all is applied. */
+    private static final String LAST = "999999";
+
     private final ExecutorService producers = Executors.newFixedThreadPool(PRODUCERS + 1);
+    private final Scheduler drainScheduler = Schedulers.newParallel("fifo-drain", 2);
 
     @AfterEach
     void shutDown() {
         producers.shutdownNow();
+        drainScheduler.dispose();
     }
 
     @RepeatedTest(5)
     void nothingIsLostAndTheCacheEndsInTheLastPushedState() throws Exception {
         ConcurrentIndexer<V1Pod> cache = new ConcurrentIndexer<>();
-        DeltaFifo<V1Pod> fifo = new DeltaFifo<>(cache);
         DeltaApplier<V1Pod> applier = new DeltaApplier<>(cache);
         Map<String, V1Pod> expected = new ConcurrentHashMap<>();
+        DeltaFifo<V1Pod> fifo = new DeltaFifo<>(cache, UnaryOperator.identity(), drainScheduler,
+                e -> { throw e; }, () -> { });
+        // confined to the drain loop, read once the store version says it has applied everything
+        List<Notification<V1Pod>> notifications = new ArrayList<>();
+        List<Throwable> failures = new ArrayList<>();
+        fifo.start(new DeltaFifo.EntryConsumer<>() {
+            @Override
+            public void accept(FifoEntry<V1Pod> entry) {
+                notifications.addAll(applier.apply(entry));
+            }
 
-        CompletableFuture<List<Notification<V1Pod>>> told = applier.notifications(fifo)
-                .publishOn(Schedulers.boundedElastic(), 8)
-                .collectList()
-                .toFuture();
+            @Override
+            public void failed(Throwable cause) {
+                failures.add(cause);
+            }
+        });
 
         CyclicBarrier start = new CyclicBarrier(PRODUCERS + 1);
         List<CompletableFuture<Void>> work = new ArrayList<>();
@@ -63,8 +81,10 @@ class DeltaFifoConcurrencyTest {
             }
         }, producers));
         CompletableFuture.allOf(work.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
-        fifo.close();
-        List<Notification<V1Pod>> notifications = told.get(60, TimeUnit.SECONDS);
+        fifo.bookmark(LAST);
+        fifo.storeVersion().reached(LAST).toFuture().get(60, TimeUnit.SECONDS);
+
+        assertThat(failures).isEmpty();
 
         Map<String, V1Pod> cached = new HashMap<>();
         cache.list().forEach(pod -> cached.put(ObjectKeys.keyOf(pod), pod));

@@ -9,10 +9,13 @@ import io.reactiveinformer.cache.Indexer;
 import io.reactiveinformer.cache.ObjectKeys;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -20,12 +23,16 @@ import net.jqwik.api.Tuple;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import reactor.test.subscriber.TestSubscriber;
 
 /**
  * Random sequences of watch changes, relists, resyncs and partial drains: once everything is drained
  * and applied, the cache equals a plain map that saw the same changes, and handlers replaying the
  * notifications reach the same map without ever seeing an impossible transition.
+ *
+ * <p>A {@link Drain} of {@code n} lets the FIFO's drain loop (on virtual time, as {@link SteppedFifo}
+ * wires it) apply up to {@code n} more entries before the following steps run: the steps after the
+ * {@code n}-th entry run inside the consumer, as producers racing the loop do, and when the loop runs dry
+ * first, the entries still allowed are applied as soon as the following steps push them.
  */
 class DeltaFifoModelTest {
 
@@ -50,21 +57,67 @@ class DeltaFifoModelTest {
     record Drain(int entries) implements Step {
     }
 
+    /** Runs the steps against the FIFO's drain loop, {@code perform} doing every step but the drains. */
+    private static final class Script {
+
+        private final Iterator<Step> steps;
+        private final BiConsumer<DeltaFifo<V1Pod>, Step> perform;
+        private SteppedFifo<V1Pod> driven;
+        /** Entries the drain loop may still apply before the next steps run. */
+        private long allowed;
+        private boolean inLoop;
+
+        Script(List<Step> steps, BiConsumer<DeltaFifo<V1Pod>, Step> perform) {
+            this.steps = steps.iterator();
+            this.perform = perform;
+        }
+
+        /** The consumer's part: counts the applied entry, and once the allowance is used up runs the next steps. */
+        void applied() {
+            if (--allowed == 0) {
+                inLoop = true;
+                runUntilDrain();
+                inLoop = false;
+            }
+        }
+
+        void run(SteppedFifo<V1Pod> fifo) {
+            this.driven = fifo;
+            while (runUntilDrain()) {
+                fifo.drain();
+            }
+            allowed = Long.MAX_VALUE;
+            fifo.drain();
+        }
+
+        /** Performs steps until a drain, which adds to the allowance; {@code false} once no step is left. */
+        private boolean runUntilDrain() {
+            while (steps.hasNext()) {
+                Step step = steps.next();
+                if (step instanceof Drain drain) {
+                    allowed += drain.entries();
+                    return true;
+                }
+                perform.accept(driven.fifo, step);
+                if (!inLoop && allowed > 0) {
+                    driven.drain();
+                }
+            }
+            return false;
+        }
+    }
+
     private static final List<String> KEYS = List.of("a/p0", "a/p1", "a/p2", "b/p0", "b/p1", "b/p2", "c/p0");
 
     @Property(tries = 400)
     void drainedAndAppliedFifoLeavesCacheEqualToModel(@ForAll("steps") List<Step> steps) {
         ConcurrentIndexer<V1Pod> cache = new ConcurrentIndexer<>();
-        DeltaFifo<V1Pod> fifo = new DeltaFifo<>(cache);
         DeltaApplier<V1Pod> applier = new DeltaApplier<>(cache);
-        TestSubscriber<List<Notification<V1Pod>>> handler = TestSubscriber.builder().initialRequest(0).build();
-        fifo.entries().map(applier::apply).subscribe(handler);
-
+        List<Notification<V1Pod>> notifications = new ArrayList<>();
         Map<String, V1Pod> model = new HashMap<>();
-        int version = 0;
-        boolean replaced = false;
-        for (Step step : steps) {
-            String rv = String.valueOf(++version);
+        int[] version = {0};
+        Script script = new Script(steps, (fifo, step) -> {
+            String rv = String.valueOf(++version[0]);
             if (step instanceof Add add) {
                 V1Pod pod = podFor(add.key(), rv);
                 fifo.add(pod);
@@ -84,20 +137,19 @@ class DeltaFifoModelTest {
                 fifo.replace(new ArrayList<>(listed.values()), rv);
                 model.clear();
                 model.putAll(listed);
-                replaced = true;
-            } else if (step instanceof Resync) {
-                fifo.resync();
             } else {
-                handler.request(((Drain) step).entries());
+                fifo.resync();
             }
-        }
-        fifo.close();
-        handler.request(Long.MAX_VALUE);
+        });
+        SteppedFifo<V1Pod> fifo = new SteppedFifo<>(cache, UnaryOperator.identity(), (producer, entry) -> {
+            notifications.addAll(applier.apply(entry));
+            script.applied();
+        });
+        script.run(fifo);
 
-        assertThat(handler.isTerminatedComplete()).isTrue();
+        assertThat(fifo.failures).isEmpty();
         Map<String, V1Pod> cached = cache.list().stream().collect(Collectors.toMap(ObjectKeys::keyOf, p -> p));
         assertThat(cached).isEqualTo(model);
-        List<Notification<V1Pod>> notifications = handler.getReceivedOnNext().stream().flatMap(List::stream).toList();
         assertThat(DeltaFifoConcurrencyTest.replay(notifications)).isEqualTo(model);
         for (String namespace : List.of("a", "b", "c")) {
             assertThat(cache.indexKeys(Indexer.NAMESPACE_INDEX, namespace)).containsExactlyInAnyOrderElementsOf(
@@ -105,8 +157,13 @@ class DeltaFifoModelTest {
         }
         assertThat(cache.indexValues(Indexer.NAMESPACE_INDEX))
                 .containsExactlyInAnyOrderElementsOf(model.keySet().stream().map(ObjectKeys::namespaceOf).distinct().toList());
-        if (replaced) {
-            assertThat(fifo.hasSynced()).isTrue();
+        List<FifoEntry.Replace<V1Pod>> initial = fifo.entries.stream()
+                .filter(e -> e instanceof FifoEntry.Replace<V1Pod> r && r.initial()).map(e -> (FifoEntry.Replace<V1Pod>) e).toList();
+        Step firstChange = steps.stream().filter(s -> !(s instanceof Resync || s instanceof Drain)).findFirst().orElse(null);
+        assertThat(initial).as("a relist is initial exactly when the first change was one")
+                .hasSize(firstChange instanceof Replace ? 1 : 0);
+        if (!initial.isEmpty()) {
+            assertThat(fifo.entries).as("nothing before the initial relist").first().isSameAs(initial.get(0));
         }
     }
 
@@ -118,20 +175,17 @@ class DeltaFifoModelTest {
     @Property(tries = 400)
     void theStoreVersionNeverRunsAheadOfTheCache(@ForAll("steps") List<Step> steps) {
         ConcurrentIndexer<V1Pod> cache = new ConcurrentIndexer<>();
-        DeltaFifo<V1Pod> fifo = new DeltaFifo<>(cache);
         DeltaApplier<V1Pod> applier = new DeltaApplier<>(cache);
-        TestSubscriber<List<Notification<V1Pod>>> handler = TestSubscriber.builder().initialRequest(0).build();
-        fifo.entries().map(applier::apply).subscribe(handler);
 
         // per key, each change as {version, the resourceVersion of the state after it, or 0 for absent}
         Map<String, List<long[]>> history = new HashMap<>();
         KEYS.forEach(key -> history.put(key, new ArrayList<>(List.of(new long[] {0, 0}))));
         Map<String, V1Pod> model = new HashMap<>();
-        long version = 0;
-        long lastPushed = 0;
-        for (Step step : steps) {
-            String rv = String.valueOf(++version);
-            if (step instanceof Add add || step instanceof Update) {
+        long[] versions = {0, 0}; // the last version used, the last one pushed
+        Script script = new Script(steps, (fifo, step) -> {
+            long version = ++versions[0];
+            String rv = String.valueOf(version);
+            if (step instanceof Add || step instanceof Update) {
                 String key = step instanceof Add a ? a.key() : ((Update) step).key();
                 V1Pod pod = podFor(key, rv);
                 if (step instanceof Add) {
@@ -141,12 +195,12 @@ class DeltaFifoModelTest {
                 }
                 model.put(key, pod);
                 history.get(key).add(new long[] {version, version});
-                lastPushed = version;
+                versions[1] = version;
             } else if (step instanceof Delete delete) {
                 fifo.delete(podFor(delete.key(), rv));
                 model.remove(delete.key());
                 history.get(delete.key()).add(new long[] {version, 0});
-                lastPushed = version;
+                versions[1] = version;
             } else if (step instanceof Replace replace) {
                 Map<String, V1Pod> listed = new LinkedHashMap<>();
                 replace.keys().forEach(key -> listed.put(key,
@@ -159,18 +213,22 @@ class DeltaFifoModelTest {
                     history.get(key).add(new long[] {version,
                             state == null ? 0 : Long.parseLong(state.getMetadata().getResourceVersion())});
                 }
-                lastPushed = version;
-            } else if (step instanceof Resync) {
-                fifo.resync();
+                versions[1] = version;
             } else {
-                handler.request(((Drain) step).entries());
+                fifo.resync();
             }
             assertCacheReached(fifo.storeVersion().current(), cache, history);
-        }
-        handler.request(Long.MAX_VALUE);
+        });
+        SteppedFifo<V1Pod> fifo = new SteppedFifo<>(cache, UnaryOperator.identity(), (producer, entry) -> {
+            applier.apply(entry);
+            assertCacheReached(producer.storeVersion().current(), cache, history);
+            script.applied();
+        });
+        script.run(fifo);
 
-        assertCacheReached(fifo.storeVersion().current(), cache, history);
-        assertThat(fifo.storeVersion().current()).isEqualTo(lastPushed == 0 ? "" : String.valueOf(lastPushed));
+        assertThat(fifo.failures).isEmpty();
+        assertCacheReached(fifo.fifo.storeVersion().current(), cache, history);
+        assertThat(fifo.fifo.storeVersion().current()).isEqualTo(versions[1] == 0 ? "" : String.valueOf(versions[1]));
     }
 
     private static void assertCacheReached(String storeVersion, ConcurrentIndexer<V1Pod> cache,

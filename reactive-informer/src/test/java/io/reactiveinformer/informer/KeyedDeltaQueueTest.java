@@ -37,10 +37,10 @@ class KeyedDeltaQueueTest {
 
     @Test
     void keysLeaveInTheOrderTheyFirstBecamePendingWithTheirDeltasCoalesced() {
-        queue.add("ns/a", Delta.of(DeltaType.ADDED, pod("ns", "a", "1")));
-        queue.add("ns/b", Delta.of(DeltaType.ADDED, pod("ns", "b", "1")));
-        queue.add("ns/a", Delta.of(DeltaType.UPDATED, pod("ns", "a", "2")));
-        queue.add("ns/a", Delta.of(DeltaType.UPDATED, pod("ns", "a", "3")));
+        queue.add("ns/a", new Delta<>(DeltaType.ADDED, pod("ns", "a", "1")));
+        queue.add("ns/b", new Delta<>(DeltaType.ADDED, pod("ns", "b", "1")));
+        queue.add("ns/a", new Delta<>(DeltaType.UPDATED, pod("ns", "a", "2")));
+        queue.add("ns/a", new Delta<>(DeltaType.UPDATED, pod("ns", "a", "3")));
 
         assertThat(queue.size()).isEqualTo(2);
         assertThat(drain()).extracting(KeyedDeltaQueueTest::describe)
@@ -51,12 +51,12 @@ class KeyedDeltaQueueTest {
     @Test
     void aDeletionIsJudgedAgainstThePendingRelistNotTheCache() {
         cache.put(pod("ns", "cached", "1"));
-        queue.add("ns/unknown", Delta.of(DeltaType.DELETED, pod("ns", "unknown", "1")));
+        queue.add("ns/unknown", new Delta<>(DeltaType.DELETED, pod("ns", "unknown", "1")));
         assertThat(queue.isEmpty()).as("a deletion of a key neither pending nor cached is dropped").isTrue();
 
         queue.replace(Map.of("ns/listed", pod("ns", "listed", "5")), "5");
-        queue.add("ns/cached", Delta.of(DeltaType.DELETED, pod("ns", "cached", "6")));
-        queue.add("ns/listed", Delta.of(DeltaType.DELETED, pod("ns", "listed", "7")));
+        queue.add("ns/cached", new Delta<>(DeltaType.DELETED, pod("ns", "cached", "6")));
+        queue.add("ns/listed", new Delta<>(DeltaType.DELETED, pod("ns", "listed", "7")));
 
         assertThat(queue.poll(true)).extracting(KeyedDeltaQueueTest::describe).isEqualTo("replace@5 [ns/listed] initial");
         assertThat(drain()).extracting(KeyedDeltaQueueTest::describe).containsExactly("ns/listed: DELETED@7");
@@ -66,13 +66,13 @@ class KeyedDeltaQueueTest {
     void aRelistSupersedesEverythingPendingAndAResyncWaitsForIt() {
         cache.put(pod("ns", "a", "1"));
         cache.put(pod("ns", "b", "1"));
-        queue.add("ns/a", Delta.of(DeltaType.UPDATED, pod("ns", "a", "2")));
+        queue.add("ns/a", new Delta<>(DeltaType.UPDATED, pod("ns", "a", "2")));
         queue.resync();
         assertThat(drain()).extracting(KeyedDeltaQueueTest::describe)
                 .as("a resync queues only cached keys with nothing pending")
                 .containsExactly("ns/a: UPDATED@2", "ns/b: SYNC@1");
 
-        queue.add("ns/a", Delta.of(DeltaType.UPDATED, pod("ns", "a", "3")));
+        queue.add("ns/a", new Delta<>(DeltaType.UPDATED, pod("ns", "a", "3")));
         queue.replace(Map.of("ns/c", pod("ns", "c", "9")), "9");
         queue.resync();
         assertThat(queue.size()).isEqualTo(1);
@@ -81,9 +81,9 @@ class KeyedDeltaQueueTest {
 
     @Test
     void clearDropsPendingKeysAndThePendingRelist() {
-        queue.add("ns/a", Delta.of(DeltaType.ADDED, pod("ns", "a", "1")));
+        queue.add("ns/a", new Delta<>(DeltaType.ADDED, pod("ns", "a", "1")));
         queue.replace(Map.of(), "2");
-        queue.add("ns/b", Delta.of(DeltaType.ADDED, pod("ns", "b", "3")));
+        queue.add("ns/b", new Delta<>(DeltaType.ADDED, pod("ns", "b", "3")));
         queue.clear();
         assertThat(queue.isEmpty()).isTrue();
         assertThat(queue.poll(false)).isNull();
@@ -97,9 +97,9 @@ class KeyedDeltaQueueTest {
         drain();
         assertThat(queue.versionDelivered()).isEqualTo("4");
 
-        queue.add("ns/a", Delta.of(DeltaType.ADDED, pod("ns", "a", "5")));
-        queue.add("ns/b", Delta.of(DeltaType.ADDED, pod("ns", "b", "7")));
-        queue.add("ns/a", Delta.of(DeltaType.UPDATED, pod("ns", "a", "8")));
+        queue.add("ns/a", new Delta<>(DeltaType.ADDED, pod("ns", "a", "5")));
+        queue.add("ns/b", new Delta<>(DeltaType.ADDED, pod("ns", "b", "7")));
+        queue.add("ns/a", new Delta<>(DeltaType.UPDATED, pod("ns", "a", "8")));
         assertThat(queue.versionDelivered()).isEqualTo("4");
 
         assertThat(describe(queue.poll(false))).isEqualTo("ns/a: ADDED@5 UPDATED@8");
@@ -109,7 +109,7 @@ class KeyedDeltaQueueTest {
 
         queue.bookmark("12");
         assertThat(queue.versionDelivered()).isEqualTo("12");
-        queue.add("ns/gone", Delta.of(DeltaType.DELETED, pod("ns", "gone", "13")));
+        queue.add("ns/gone", new Delta<>(DeltaType.DELETED, pod("ns", "gone", "13")));
         assertThat(queue.versionDelivered()).as("a dropped deletion still counts as received").isEqualTo("13");
     }
 }

@@ -17,7 +17,7 @@ class PendingDeltasTest {
     private final PendingDeltas<V1Pod> deltas = new PendingDeltas<>("");
 
     private static Delta<V1Pod> delta(DeltaType type, String rv) {
-        return Delta.of(type, pod("ns", "a", rv));
+        return new Delta<>(type, pod("ns", "a", rv));
     }
 
     private List<String> described() {
@@ -74,7 +74,7 @@ class PendingDeltasTest {
         PendingDeltas<V1Pod> pending = new PendingDeltas<>("");
         int rv = 0;
         for (DeltaType type : types) {
-            pending.append(Delta.of(type, pod("ns", "a", String.valueOf(rv++))));
+            pending.append(new Delta<>(type, pod("ns", "a", String.valueOf(rv++))));
             assertThat(pending.toList()).hasSizeBetween(1, 5);
         }
         if (!types.isEmpty()) {
