@@ -6,7 +6,7 @@
 #   benchmarks/josdk/run.sh                 build, start a testenv kube-apiserver, run every phase, stop it
 #   KUBECONFIG_BENCH=FILE benchmarks/josdk/run.sh   use that cluster instead (its current context)
 #
-# Overrides: N (ConfigMaps, 10000), WORKERS ("1 4 16"), RUNS (1), LAT_RATE (changes/s, 200), LAT_COUNT (2000),
+# Overrides: N (ConfigMaps, 10000), WRITES (objects changed per throughput round, N), WORKERS ("1 4 16"), RUNS (1), LAT_RATE (changes/s, 200), LAT_COUNT (2000),
 # LAT_WORKERS (4), FAILOVER_ROUNDS (5), FAILOVER_N (N), LEASE_DURATION_MS (10000), RENEW_DEADLINE_MS (8000),
 # RETRY_PERIOD_MS (2000), PHASES ("throughput latency failover"), JVM_FLAGS, OUT, SKIP_BUILD=1.
 set -euo pipefail
@@ -15,6 +15,8 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 BENCH=$(dirname "$HERE")
 ROOT=$(dirname "$BENCH")
 N=${N:-10000}
+# the throughput rounds change this many of the N objects (a write-bound round costs K / the server's write rate)
+WRITES=${WRITES:-$N}
 WORKERS=${WORKERS:-"1 4 16"}
 RUNS=${RUNS:-1}
 LAT_RATE=${LAT_RATE:-200}
@@ -65,7 +67,7 @@ NS=bench-ctrl-$(date +%s)
 export CTRL_NS=$NS
 BEGAN=$(date +%s)
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
-echo "setup: $($CHURN setup "$NS" "$N" 2>/dev/null)" | tee -a "$RAW"
+echo "setup: $($CHURN setup "$NS" "$N" 2>>"$WORK/stderr.log")" | tee -a "$RAW"
 
 # wait_line FILE PATTERN SECONDS PID: 0 once FILE has a line starting with PATTERN
 wait_line() {
@@ -83,16 +85,16 @@ contenders() { # rotated by $1 so that neither always runs first
 }
 
 if [[ " $PHASES " == *" throughput "* ]]; then
-  # every object is set to a new data.v with no controller running; the controller then starts and writes
-  # all N (its writes per second, and its retained heap once converged)
+  # WRITES objects are set to a new data.v with no controller running; the controller then starts, caches
+  # all N and writes those (its writes per second, and its retained heap once converged)
   i=0
   for RUN in $(seq "$RUNS"); do
     for W in $WORKERS; do
       while IFS='|' read -r name cmd; do
         i=$((i + 1))
         target=t$i
-        echo ">> throughput $name workers=$W run=$RUN (load $(cut -d' ' -f1 /proc/loadavg), $(date +%T)); $($CHURN bump "$NS" "$N" "$target" 2>/dev/null)" | tee -a "$RAW"
-        CTRL_MODE=throughput CTRL_N=$N CTRL_WORKERS=$W CTRL_TARGET=$target timeout 900 $cmd 2>>"$WORK/stderr.log" \
+        echo ">> throughput $name workers=$W run=$RUN (load $(cut -d' ' -f1 /proc/loadavg), $(date +%T)); $($CHURN bump "$NS" "$WRITES" "$target" 2>>"$WORK/stderr.log")" | tee -a "$RAW"
+        CTRL_MODE=throughput CTRL_N=$N CTRL_WRITES=$WRITES CTRL_WORKERS=$W CTRL_TARGET=$target timeout 900 $cmd 2>>"$WORK/stderr.log" \
           | grep '^RESULT' | sed "s/^RESULT /RESULT run=$RUN load=$(cut -d' ' -f1 /proc/loadavg) /" | tee -a "$RAW" || true
       done < <(contenders "$((RUN + W))")
     done
@@ -108,7 +110,7 @@ if [[ " $PHASES " == *" latency "* ]]; then
         $cmd > "$log" 2>>"$WORK/stderr.log" &
       pid=$!; PIDS+=($pid)
       if wait_line "$log" READY 600 "$pid"; then
-        echo ">> latency $name run=$RUN (load $(cut -d' ' -f1 /proc/loadavg), $(date +%T)); $($CHURN pace "$NS" "$N" "$LAT_RATE" "$LAT_COUNT" 2>/dev/null)" | tee -a "$RAW"
+        echo ">> latency $name run=$RUN (load $(cut -d' ' -f1 /proc/loadavg), $(date +%T)); $($CHURN pace "$NS" "$N" "$LAT_RATE" "$LAT_COUNT" 2>>"$WORK/stderr.log")" | tee -a "$RAW"
       fi
       wait "$pid" || true
       grep '^RESULT' "$log" | sed "s/^RESULT /RESULT run=$RUN rate=$LAT_RATE /" | tee -a "$RAW" || true
@@ -146,6 +148,6 @@ if [[ " $PHASES " == *" failover "* ]]; then
 fi
 
 MACHINE="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //') x $(nproc); $(java -version 2>&1 | head -1); load at start $LOAD_START, at end $(cut -d' ' -f1-3 /proc/loadavg); $(( $(date +%s) - BEGAN )) s"
-SETTINGS="server: $SERVER; N=$N; workers $WORKERS; runs $RUNS; latency $LAT_COUNT changes at $LAT_RATE/s with $LAT_WORKERS workers; failover $FAILOVER_ROUNDS rounds at N=$FAILOVER_N, lease $CTRL_LEASE_DURATION_MS ms, renew deadline $CTRL_RENEW_DEADLINE_MS ms, retry $CTRL_RETRY_PERIOD_MS ms; JVM flags $JVM_FLAGS; commit $(git -C "$ROOT" rev-parse --short HEAD)"
+SETTINGS="server: $SERVER; N=$N cached, $WRITES changed per throughput round; workers $WORKERS; runs $RUNS; latency $LAT_COUNT changes at $LAT_RATE/s with $LAT_WORKERS workers; failover $FAILOVER_ROUNDS rounds at N=$FAILOVER_N, lease $CTRL_LEASE_DURATION_MS ms, renew deadline $CTRL_RENEW_DEADLINE_MS ms, retry $CTRL_RETRY_PERIOD_MS ms; JVM flags $JVM_FLAGS; commit $(git -C "$ROOT" rev-parse --short HEAD)"
 python3 "$HERE/summarize.py" "$RAW" "$OUT" "$MACHINE" "$SETTINGS"
 echo "results in $OUT"

@@ -15,10 +15,12 @@ import reactor.core.publisher.Mono;
 /**
  * The controller side-by-side's churner ({@link ControllerRun}), against {@code $KUBECONFIG}:
  * <pre>
- * ConfigMapChurn setup NS N          the namespace and N ConfigMaps bench-0..N-1 with data.v=0, or nothing if there
- * ConfigMapChurn bump NS N V         data.v=V on all N, as fast as 64 writes in flight allow
- * ConfigMapChurn pace NS N RATE K    K changes at RATE/s, object i % N gets data.v=lat-P-i and data.ts (epoch µs
- *                                    just before the write), P a prefix of this run
+ * ConfigMapChurn setup NS N          the namespace and N ConfigMaps bench-0..N-1 with data.v=0, converged (observed
+ *                                    0), or nothing if there
+ * ConfigMapChurn bump NS K V         data.v=V on bench-0..K-1, as fast as 64 writes in flight allow
+ * ConfigMapChurn pace NS N RATE K    one second of unstamped changes, then K changes at RATE/s: object i % N gets
+ *                                    data.v=lat-P-i and data.ts (epoch µs just before the write), P a prefix of
+ *                                    this run (bump and the unstamped changes remove data.ts)
  * </pre>
  * Prints what it did and how long it took.
  */
@@ -51,7 +53,8 @@ public final class ConfigMapChurn {
         client.resource(V1Namespace.class).create(new V1Namespace().metadata(new V1ObjectMeta().name(namespace)))
                 .onErrorResume(e -> Mono.empty()).block();
         return Flux.range(0, n)
-                .flatMap(i -> maps.create(new V1ConfigMap().metadata(new V1ObjectMeta().name("bench-" + i))
+                .flatMap(i -> maps.create(new V1ConfigMap().metadata(new V1ObjectMeta().name("bench-" + i)
+                                        .annotations(Map.of(ControllerRun.ANNOTATION, "0")))
                                 .data(Map.of("v", "0")))
                         .onErrorResume(e -> Mono.empty()), IN_FLIGHT)
                 .count().block();
@@ -60,13 +63,18 @@ public final class ConfigMapChurn {
     private static long pace(ResourceClient<V1ConfigMap> maps, int n, double rate, int count) {
         String prefix = "lat-" + Long.toString(System.currentTimeMillis(), 36) + "-";
         long periodNanos = (long) (1e9 / rate);
-        return Flux.interval(Duration.ofNanos(periodNanos)).take(count)
+        // the first second's changes carry no stamp (ts removed): the churner's own JVM and connection warm up
+        long warmup = (long) Math.ceil(rate);
+        return Flux.interval(Duration.ofNanos(periodNanos)).take(warmup + count)
+                // a server slower than the rate holds writes back: they queue here, and each is stamped when sent
+                .onBackpressureBuffer()
                 .flatMap(i -> Mono.defer(() -> maps.patch("bench-" + (i % n), PatchType.MERGE,
-                        data(prefix + i, Long.toString(Harness.epochMicros())))), IN_FLIGHT)
+                        data(prefix + i, i < warmup ? null : Long.toString(Harness.epochMicros())))), IN_FLIGHT)
                 .count().block();
     }
 
     private static String data(String v, String stampMicros) {
-        return "{\"data\":{\"v\":\"" + v + "\"" + (stampMicros == null ? "" : ",\"ts\":\"" + stampMicros + "\"") + "}}";
+        String ts = stampMicros == null ? "null" : "\"" + stampMicros + "\"";
+        return "{\"data\":{\"v\":\"" + v + "\",\"ts\":" + ts + "}}";
     }
 }

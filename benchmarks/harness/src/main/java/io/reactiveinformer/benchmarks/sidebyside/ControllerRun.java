@@ -19,8 +19,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * ({@link Contender}); this class holds what both contenders share: the settings, the counting done at
  * every reconcile, and the measure of each mode ({@code CTRL_MODE}):
  * <ul>
- *   <li>{@code throughput}: every object's {@code data.v} was set to {@code CTRL_TARGET} before the
- *       process started; the controller starts and writes all {@code CTRL_N} of them. Reports writes per
+ *   <li>{@code throughput}: the {@code data.v} of {@code CTRL_WRITES} objects (all {@code CTRL_N} unless
+ *       set) was set to {@code CTRL_TARGET} before the process started; the controller starts and writes
+ *       them. Reports writes per
  *       second from the first reconcile's start to the last write's end, and the retained heap per cached
  *       object (used heap after GC once converged, minus the same before the controller was created).</li>
  *   <li>{@code latency}: once the initial pass over the converged objects is done it prints {@code READY};
@@ -55,6 +56,7 @@ public final class ControllerRun {
     private final int objects = Harness.envInt("CTRL_N", 10_000);
     private final int workers = Harness.envInt("CTRL_WORKERS", 1);
     private final String target = Harness.env("CTRL_TARGET", "");
+    private final int targetCount = Harness.envInt("CTRL_WRITES", objects);
     private final int latencyCount = Harness.envInt("CTRL_LAT_COUNT", 0);
     private final Duration deadline = Duration.ofSeconds(Harness.envInt("CTRL_DEADLINE_S", 600));
 
@@ -140,7 +142,7 @@ public final class ControllerRun {
     /** Called once the write of {@code v} succeeded. */
     public void wrote(String v) {
         writes.incrementAndGet();
-        if (v.equals(target) && targetWrites.incrementAndGet() == objects) {
+        if (v.equals(target) && targetWrites.incrementAndGet() == targetCount) {
             lastWriteNanos.set(System.nanoTime());
             converged.countDown();
         }
@@ -154,6 +156,9 @@ public final class ControllerRun {
         m.put("mode", run.mode);
         m.put("n", run.objects);
         m.put("workers", run.workers);
+        if (run.mode.equals("throughput")) {
+            m.put("target_count", run.targetCount);
+        }
         switch (run.mode) {
             case "throughput" -> run.throughput(contender, m);
             case "latency" -> run.latency(contender, m);
@@ -180,7 +185,7 @@ public final class ControllerRun {
             m.put("seconds", String.format("%.2f", seconds));
             m.put("writes", writes.get());
             m.put("reconciles", reconciles.get());
-            m.put("writes_per_s", String.format("%.0f", objects / seconds));
+            m.put("writes_per_s", String.format("%.1f", targetCount / seconds));
             long after = Harness.settledHeapAfterGc();
             m.put("heap_per_object_b", (after - before) / objects);
         }
