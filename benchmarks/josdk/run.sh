@@ -61,7 +61,7 @@ else
   # contenders must authenticate alike
   sed 's/^current-context:.*/current-context: token/' "$ENV_DIR/kubeconfig" > "$WORK/kubeconfig"
   export KUBECONFIG=$WORK/kubeconfig
-  SERVER="kube-apiserver $(sed -n 's/^kube_version=//p' "$ENV_DIR/testenv.properties" 2>/dev/null || true) with etcd (testenv, --unsafe-no-fsync), token user"
+  SERVER="kube-apiserver and etcd of $(basename "$(sed -n 's/^binDir=//p' "$ENV_DIR/testenv.properties")") (testenv, --unsafe-no-fsync), token user"
 fi
 NS=bench-ctrl-$(date +%s)
 export CTRL_NS=$NS

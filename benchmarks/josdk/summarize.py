@@ -58,8 +58,8 @@ def main():
             continue
         a, b = agg(ours), agg(theirs)
         better = OURS if (a > b) == higher else JOSDK
-        if a == b:
-            better = "same"
+        if a and 0.9 <= b / a <= 1.1:
+            better = "same within 10%"
         ratio = f"{b / a:.2f}" if a else ""
         lines.append(f"| {label} | {a:,.1f}{unit} | {b:,.1f}{unit} | {ratio} | {better} | {len(ours)}/{len(theirs)} |")
     timeouts = [r for r in rows if "timeout_s" in r]
