@@ -18,7 +18,7 @@ import reactor.core.publisher.Mono;
  * ConfigMapChurn setup NS N          the namespace and N ConfigMaps bench-0..N-1 with data.v=0, converged (observed
  *                                    0), or nothing if there
  * ConfigMapChurn bump NS K V         data.v=V on bench-0..K-1, as fast as 64 writes in flight allow
- * ConfigMapChurn pace NS N RATE K    one second of unstamped changes, then K changes at RATE/s: object i % N gets
+ * ConfigMapChurn pace NS N RATE K    five seconds of unstamped changes, then K changes at RATE/s: object i % N gets
  *                                    data.v=lat-P-i and data.ts (epoch µs just before the write), P a prefix of
  *                                    this run (bump and the unstamped changes remove data.ts)
  * </pre>
@@ -63,8 +63,11 @@ public final class ConfigMapChurn {
     private static long pace(ResourceClient<V1ConfigMap> maps, int n, double rate, int count) {
         String prefix = "lat-" + Long.toString(System.currentTimeMillis(), 36) + "-";
         long periodNanos = (long) (1e9 / rate);
-        // the first second's changes carry no stamp (ts removed): the churner's own JVM and connection warm up
-        long warmup = (long) Math.ceil(rate);
+        // the first five seconds' changes carry no stamp (ts removed) while the churner's own JVM and connection
+        // warm up: on a loaded machine its first writes took seconds from stamp to commit, which the
+        // contender's informer then reported as its own lag (after one second of warm-up: 0.4-4.6 s for the
+        // first 60 changes at 10/s, then 10-20 ms)
+        long warmup = (long) Math.ceil(rate * 5);
         return Flux.interval(Duration.ofNanos(periodNanos)).take(warmup + count)
                 // a server slower than the rate holds writes back: they queue here, and each is stamped when sent
                 .onBackpressureBuffer()
