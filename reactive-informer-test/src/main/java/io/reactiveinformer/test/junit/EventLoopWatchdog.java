@@ -216,7 +216,16 @@ final class EventLoopWatchdog {
                 } catch (RejectedExecutionException shutDown) {
                     submittedAt = 0;
                 }
-            } else if (now - submittedAt > sampleAfterNanos && loopThread != null && samples.size() < 2) {
+                return;
+            }
+            if (cpuAtSubmit < 0) {
+                // the loop's thread was not known when the probe went out (a loop's first task starts its
+                // thread): its CPU time counted from now undercounts, never overcounts, what it ran meanwhile.
+                // Without it the wall clock would judge, and a loaded machine (the watchdog woken late) would
+                // excuse the stall
+                cpuAtSubmit = cpuTime(loopThread);
+            }
+            if (now - submittedAt > sampleAfterNanos && loopThread != null && samples.size() < 2) {
                 samples.add(loopThread.getStackTrace());
             } else if (now - submittedAt > sampleAfterNanos && loopThread != null) {
                 samples.set(1, loopThread.getStackTrace());  // keep the first and the latest
