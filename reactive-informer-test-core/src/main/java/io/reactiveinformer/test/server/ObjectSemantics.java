@@ -42,7 +42,8 @@ final class ObjectSemantics {
         if (name.isEmpty()) {
             String prefix = meta.path("generateName").asString("");
             if (prefix.isEmpty()) {
-                throw ApiError.invalid(type, "", "metadata.name: Required value: name or generateName is required");
+                throw ApiError.invalid(type, "", List.of(ApiError.cause("FieldValueRequired", "metadata.name",
+                        "Required value: name or generateName is required")));
             }
             name = prefix + randomSuffix();
         }
