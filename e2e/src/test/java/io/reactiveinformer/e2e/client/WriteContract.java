@@ -185,6 +185,25 @@ abstract class WriteContract extends ClientContract {
         assertNoEmptyMaps(admin().json().mapper().readTree(events[2]).path("object"));
     }
 
+    /** {@code /status} of a kind without the status subresource is no path at all: 404 to every verb. */
+    @Test
+    void theStatusOfAKindWithoutTheSubresourceIsNotFound() {
+        String ns = namespace("no-status");
+        await(configMaps(ns).create(configMap("c", Map.of("a", "1"))));
+        String status = "/api/v1/namespaces/" + ns + "/configmaps/c/status";
+
+        for (String[] request : List.of(new String[] {"GET", null, null},
+                new String[] {"PATCH", "application/merge-patch+json", "{\"data\":{\"a\":\"2\"}}"},
+                new String[] {"PUT", "application/json", "{\"metadata\":{\"name\":\"c\"},\"data\":{\"a\":\"2\"}}"})) {
+            assertThatThrownBy(() -> send(request[0], status, request[1], request[2])).as(request[0])
+                    .isInstanceOfSatisfying(KubernetesApiException.class, e -> {
+                        assertThat(e.code()).isEqualTo(404);
+                        assertThat(e.getMessage()).contains("the server could not find the requested resource");
+                    });
+        }
+        assertThat(await(configMaps(ns).get("c")).getData()).containsEntry("a", "1");
+    }
+
     private JsonNode send(String method, String path, String contentType, String body) {
         return admin().json().mapper().readTree(await(admin().raw(body == null ? RawRequest.get(path)
                 : RawRequest.of(method, path, contentType, body.getBytes(StandardCharsets.UTF_8)))).body());
