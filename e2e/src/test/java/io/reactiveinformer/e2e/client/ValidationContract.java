@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -136,6 +137,57 @@ abstract class ValidationContract extends ClientContract {
         await(maps.patch("c", PatchType.MERGE, "{\"metadata\":{\"finalizers\":null}}"));
         assertThatThrownBy(() -> await(maps.get("c"))).as("removing the last finalizer completes the deletion")
                 .isInstanceOfSatisfying(KubernetesApiException.class, e -> assertThat(e.code()).isEqualTo(404));
+    }
+
+    /** kubectl prints the causes of a 422: the real server lists one per invalid field, under the kind's name. */
+    @Test
+    void invalidBuiltInObjectsCarryTheirCauses() {
+        String ns = namespace("causes");
+        String subdomain = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or "
+                + "'.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for "
+                + "validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+
+        assertThatThrownBy(() -> post("/api/v1/namespaces/" + ns + "/configmaps", "{\"metadata\":{\"name\":\"Bad_Name\"}}"))
+                .isInstanceOfSatisfying(KubernetesApiException.class, e -> assertInvalid(e, "ConfigMap", "Bad_Name",
+                        new V1StatusCause().reason("FieldValueInvalid").field("metadata.name")
+                                .message("Invalid value: \"Bad_Name\": " + subdomain)));
+        assertThatThrownBy(() -> post("/apis/apps/v1/namespaces/" + ns + "/deployments", "{\"metadata\":{\"name\":"
+                + "\"Bad_Name\"},\"spec\":{\"selector\":{\"matchLabels\":{\"a\":\"b\"}},\"template\":{\"metadata\":"
+                + "{\"labels\":{\"a\":\"b\"}},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]}}}}"))
+                .as("the kind qualified by its group")
+                .isInstanceOfSatisfying(KubernetesApiException.class, e -> {
+                    V1Status status = e.status().orElseThrow();
+                    assertThat(status.getMessage()).startsWith("Deployment.apps \"Bad_Name\" is invalid: metadata.name: ");
+                    assertThat(status.getDetails().getGroup()).isEqualTo("apps");
+                    assertThat(status.getDetails().getKind()).isEqualTo("Deployment");
+                    assertThat(status.getDetails().getCauses()).extracting(V1StatusCause::getField).containsExactly("metadata.name");
+                });
+        assertThatThrownBy(() -> post("/api/v1/namespaces/" + ns + "/configmaps", "{\"metadata\":{\"generateName\":\"\"}}"))
+                .isInstanceOfSatisfying(KubernetesApiException.class, e -> assertInvalid(e, "ConfigMap", "",
+                        new V1StatusCause().reason("FieldValueRequired").field("metadata.name")
+                                .message("Required value: name or generateName is required")));
+        ResourceClient<V1ConfigMap> maps = configMaps(ns);
+        await(maps.create(configMap("frozen", Map.of("a", "1")).immutable(true)));
+        assertThatThrownBy(() -> await(maps.patch("frozen", PatchType.MERGE, "{\"data\":{\"a\":\"2\"},\"immutable\":false}")))
+                .isInstanceOfSatisfying(KubernetesApiException.class, e -> assertInvalid(e, "ConfigMap", "frozen",
+                        new V1StatusCause().reason("FieldValueForbidden").field("immutable")
+                                .message("Forbidden: field is immutable when `immutable` is set"),
+                        new V1StatusCause().reason("FieldValueForbidden").field("data")
+                                .message("Forbidden: field is immutable when `immutable` is set")));
+    }
+
+    private static void assertInvalid(KubernetesApiException e, String kind, String name, V1StatusCause... causes) {
+        assertThat(e.code()).isEqualTo(422);
+        V1Status status = e.status().orElseThrow();
+        assertThat(status.getReason()).isEqualTo("Invalid");
+        String fields = causes.length == 1 ? causes[0].getField() + ": " + causes[0].getMessage()
+                : "[" + String.join(", ", Arrays.stream(causes).map(c -> c.getField() + ": " + c.getMessage())
+                        .toList()) + "]";
+        assertThat(status.getMessage()).isEqualTo(kind + " \"" + name + "\" is invalid: " + fields);
+        assertThat(status.getDetails().getKind()).isEqualTo(kind);
+        assertThat(status.getDetails().getName()).as("an empty name is left out").isEqualTo(name.isEmpty() ? null : name);
+        assertThat(status.getDetails().getGroup()).as("core").isNull();
+        assertThat(status.getDetails().getCauses()).containsExactly(causes);
     }
 
     private void post(String path, String json) {

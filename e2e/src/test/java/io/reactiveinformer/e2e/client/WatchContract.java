@@ -2,7 +2,9 @@ package io.reactiveinformer.e2e.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -14,9 +16,11 @@ import io.reactiveinformer.api.ListOptions;
 import io.reactiveinformer.api.PatchType;
 import io.reactiveinformer.api.WatchEvent;
 import io.reactiveinformer.api.WatchOptions;
+import io.reactiveinformer.client.RawRequest;
 import io.reactiveinformer.client.ResourceClient;
 import reactor.core.publisher.Flux;
 import reactor.test.StepVerifier;
+import tools.jackson.databind.JsonNode;
 
 /**
  * WATCH: resume from a version, bookmarks, the server's timeout, selectors, streaming lists.
@@ -125,6 +129,30 @@ abstract class WatchContract extends ClientContract {
 
         assertThat(initial.subList(0, 3)).extracting(ClientContract::describe)
                 .containsExactlyInAnyOrder("ADDED s1", "ADDED s2", "ADDED s3");
+    }
+
+    /**
+     * The bytes of a bookmark: the watched kind, its apiVersion and metadata with nothing but the
+     * resourceVersion and, ending the initial events, the annotation saying so. The models cannot show
+     * fields they leave out, hence the raw stream.
+     */
+    @Test
+    void aBookmarkOnTheWireIsTheKindWithOnlyAVersionAndTheAnnotation() {
+        String ns = namespace("raw-bookmark");
+        await(configMaps(ns).create(configMap("b1", Map.of("k", "v"))));
+        String stream = new String(await(admin().raw(RawRequest.get("/api/v1/namespaces/" + ns + "/configmaps?watch=true"
+                + "&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=1")
+                .withTimeout(TIMEOUT))).body(), StandardCharsets.UTF_8);
+
+        JsonNode end = Arrays.stream(stream.split("\n")).map(admin().json().mapper()::readTree)
+                .filter(e -> e.path("object").path("metadata").path("annotations").has("k8s.io/initial-events-end"))
+                .findFirst().orElseThrow().path("object");
+        assertThat(end.propertyNames()).containsExactlyInAnyOrder("kind", "apiVersion", "metadata");
+        assertThat(end.path("kind").asString()).isEqualTo("ConfigMap");
+        assertThat(end.path("apiVersion").asString()).isEqualTo("v1");
+        assertThat(end.path("metadata").propertyNames()).containsExactlyInAnyOrder("resourceVersion", "annotations");
+        assertThat(end.path("metadata").path("annotations").propertyNames()).containsExactly("k8s.io/initial-events-end");
+        assertThat(end.path("metadata").path("annotations").path("k8s.io/initial-events-end").asString()).isEqualTo("true");
     }
 
     private static boolean isInitialEventsEnd(WatchEvent<V1ConfigMap> event) {

@@ -3,6 +3,8 @@ package io.reactiveinformer.e2e.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -18,8 +20,11 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import io.reactiveinformer.api.KubernetesApiException;
+import io.reactiveinformer.api.ListOptions;
 import io.reactiveinformer.api.PatchType;
+import io.reactiveinformer.client.RawRequest;
 import io.reactiveinformer.client.ResourceClient;
+import tools.jackson.databind.JsonNode;
 
 /** Create, get, replace, the three patch formats, server-side apply, the status subresource, delete. */
 abstract class WriteContract extends ClientContract {
@@ -151,5 +156,62 @@ abstract class WriteContract extends ClientContract {
                         .selector(new V1LabelSelector().matchLabels(labels))
                         .template(new V1PodTemplateSpec().metadata(new V1ObjectMeta().labels(labels))
                                 .spec(new V1PodSpec().containers(List.of(new V1Container().name("c").image("example/e2e:1"))))));
+    }
+
+    /**
+     * Empty {@code labels} and {@code annotations} are left out of what the server writes (Go's
+     * {@code omitempty}), whether sent empty or emptied by a patch: on GET, LIST and in watch events.
+     * Read as raw bytes, since the models cannot tell an absent map from an empty one.
+     */
+    @Test
+    void emptyLabelsAndAnnotationsAreLeftOut() {
+        String ns = namespace("empty-maps");
+        String path = "/api/v1/namespaces/" + ns + "/configmaps";
+        String from = await(configMaps(ns).list(ListOptions.none())).resourceVersion();
+        JsonNode created = send("POST", path, "application/json",
+                "{\"metadata\":{\"name\":\"c\",\"labels\":{},\"annotations\":{}}}");
+        send("PATCH", path + "/c", "application/merge-patch+json", "{\"metadata\":{\"labels\":{\"a\":\"b\"}}}");
+        JsonNode unlabelled = send("PATCH", path + "/c", "application/merge-patch+json",
+                "{\"metadata\":{\"labels\":{\"a\":null}}}");
+
+        assertNoEmptyMaps(created);
+        assertNoEmptyMaps(unlabelled);
+        assertNoEmptyMaps(send("GET", path + "/c", null, null));
+        assertNoEmptyMaps(send("GET", path, null, null).path("items").get(0));
+        String[] events = new String(await(admin().raw(RawRequest.get(path + "?watch=true&resourceVersion=" + from
+                + "&timeoutSeconds=1").withTimeout(Duration.ofSeconds(10)))).body(), StandardCharsets.UTF_8).split("\n");
+        assertThat(events).hasSize(3);
+        assertNoEmptyMaps(admin().json().mapper().readTree(events[0]).path("object"));
+        assertNoEmptyMaps(admin().json().mapper().readTree(events[2]).path("object"));
+    }
+
+    /** {@code /status} of a kind without the status subresource is no path at all: 404 to every verb. */
+    @Test
+    void theStatusOfAKindWithoutTheSubresourceIsNotFound() {
+        String ns = namespace("no-status");
+        await(configMaps(ns).create(configMap("c", Map.of("a", "1"))));
+        String status = "/api/v1/namespaces/" + ns + "/configmaps/c/status";
+
+        for (String[] request : List.of(new String[] {"GET", null, null},
+                new String[] {"PATCH", "application/merge-patch+json", "{\"data\":{\"a\":\"2\"}}"},
+                new String[] {"PUT", "application/json", "{\"metadata\":{\"name\":\"c\"},\"data\":{\"a\":\"2\"}}"})) {
+            assertThatThrownBy(() -> send(request[0], status, request[1], request[2])).as(request[0])
+                    .isInstanceOfSatisfying(KubernetesApiException.class, e -> {
+                        assertThat(e.code()).isEqualTo(404);
+                        assertThat(e.getMessage()).contains("the server could not find the requested resource");
+                    });
+        }
+        assertThat(await(configMaps(ns).get("c")).getData()).containsEntry("a", "1");
+    }
+
+    private JsonNode send(String method, String path, String contentType, String body) {
+        return admin().json().mapper().readTree(await(admin().raw(body == null ? RawRequest.get(path)
+                : RawRequest.of(method, path, contentType, body.getBytes(StandardCharsets.UTF_8)))).body());
+    }
+
+    private static void assertNoEmptyMaps(JsonNode object) {
+        assertThat(object.path("metadata").path("name").asString()).isEqualTo("c");
+        assertThat(object.path("metadata").has("labels")).as("labels in %s", object).isFalse();
+        assertThat(object.path("metadata").has("annotations")).as("annotations in %s", object).isFalse();
     }
 }

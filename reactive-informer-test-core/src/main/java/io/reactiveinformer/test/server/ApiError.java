@@ -2,9 +2,11 @@ package io.reactiveinformer.test.server;
 
 import io.kubernetes.client.openapi.models.V1ListMeta;
 import io.kubernetes.client.openapi.models.V1Status;
+import io.kubernetes.client.openapi.models.V1StatusCause;
 import io.kubernetes.client.openapi.models.V1StatusDetails;
 import io.reactiveinformer.api.ResourceType;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * A request the simulated API server refuses, with the {@code Status} the real server would send:
@@ -78,9 +80,26 @@ public final class ApiError extends RuntimeException {
         return new ApiError(400, "BadRequest", message, null, null);
     }
 
-    static ApiError invalid(ResourceType<?> type, String name, String message) {
-        return new ApiError(422, "Invalid", type.kind() + " \"" + name + "\" is invalid: " + message,
-                details(type, name), null);
+    /**
+     * 422 Invalid as the real server's field errors: the message names the kind qualified by its group
+     * and lists every cause, the details carry them (kubectl prints them) under the kind, not the
+     * resource; an empty name is left out.
+     */
+    static ApiError invalid(ResourceType<?> type, String name, List<V1StatusCause> causes) {
+        List<String> errors = causes.stream().map(c -> c.getField() + ": " + c.getMessage()).toList();
+        String qualified = type.group().isEmpty() ? type.kind() : type.kind() + "." + type.group();
+        V1StatusDetails details = new V1StatusDetails().name(name.isEmpty() ? null : name).kind(type.kind())
+                .causes(causes);
+        if (!type.group().isEmpty()) {
+            details.group(type.group());
+        }
+        return new ApiError(422, "Invalid", qualified + " \"" + name + "\" is invalid: "
+                + (errors.size() == 1 ? errors.get(0) : "[" + String.join(", ", errors) + "]"), details, null);
+    }
+
+    /** A cause of a 422: {@code reason} such as {@code FieldValueInvalid}, the field's path, what is wrong with it. */
+    static V1StatusCause cause(String reason, String field, String message) {
+        return new V1StatusCause().reason(reason).field(field).message(message);
     }
 
     /** 410 Expired for a resourceVersion older than the retained history. */

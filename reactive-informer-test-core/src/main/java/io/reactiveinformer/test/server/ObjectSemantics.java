@@ -42,7 +42,8 @@ final class ObjectSemantics {
         if (name.isEmpty()) {
             String prefix = meta.path("generateName").asString("");
             if (prefix.isEmpty()) {
-                throw ApiError.invalid(type, "", "metadata.name: Required value: name or generateName is required");
+                throw ApiError.invalid(type, "", List.of(ApiError.cause("FieldValueRequired", "metadata.name",
+                        "Required value: name or generateName is required")));
             }
             name = prefix + randomSuffix();
         }
@@ -80,6 +81,7 @@ final class ObjectSemantics {
             meta.remove("generation");
         }
         meta.remove(List.of("deletionTimestamp", "deletionGracePeriodSeconds"));
+        omitEmptyMaps(meta);
         Defaults.apply(type, obj);
         StructuralValidation.check(kind, obj);
         return new Mutation(kind, EventType.ADDED, key, obj, null);
@@ -132,6 +134,7 @@ final class ObjectSemantics {
         }
         next.put("apiVersion", type.apiVersion());
         next.put("kind", type.kind());
+        omitEmptyMaps(metadata(next));
         Defaults.apply(type, next);
         StructuralValidation.check(kind, next);
         Validation.checkImmutable(type, old, next);
@@ -159,6 +162,20 @@ final class ObjectSemantics {
             throw ApiError.badRequest("the patch did not produce an object");
         }
         return replace(kind, key, name, (ObjectNode) patched, statusOnly);
+    }
+
+    /**
+     * The real server decodes metadata into Go maps written with {@code omitempty}: labels or
+     * annotations sent empty, or emptied by a patch, are not there when the object is read or watched,
+     * and storing them so also makes such a write a no-op when nothing else changes.
+     */
+    private static void omitEmptyMaps(ObjectNode meta) {
+        for (String map : List.of("labels", "annotations")) {
+            JsonNode value = meta.path(map);
+            if (value.isNull() || value.isObject() && value.isEmpty()) {
+                meta.remove(map);
+            }
+        }
     }
 
     private static ObjectNode withoutMetaAndStatus(ObjectNode obj) {

@@ -52,6 +52,9 @@ final class RequestRouter {
         }
         ResourcePath t = ResourcePath.parse(info.path(), state);
         boolean status = "status".equals(t.subresource());
+        if (status && !state.hasStatusSubresource(t.type())) {
+            throw ApiError.pathNotFound(); // kube-apiserver registers no status path for such a kind
+        }
         String method = info.method();
         boolean dryRun = !method.equals("DELETE") && RequestDecoder.dryRun(info.query().get("dryRun"));
         String manager = fieldManager(info.query().get("fieldManager"), userAgent);

@@ -1,8 +1,6 @@
 package io.reactiveinformer.test.server;
 
 import io.kubernetes.client.openapi.models.V1StatusCause;
-import io.kubernetes.client.openapi.models.V1StatusDetails;
-import io.reactiveinformer.api.ResourceType;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
@@ -47,19 +45,8 @@ final class StructuralValidation {
         StructuralValidation validation = new StructuralValidation();
         validation.object(kind.schema(), object, "", true);
         if (!validation.causes.isEmpty()) {
-            throw invalid(kind.type, object.path("metadata").path("name").asString(""), validation.causes);
+            throw ApiError.invalid(kind.type, object.path("metadata").path("name").asString(""), validation.causes);
         }
-    }
-
-    private static ApiError invalid(ResourceType<?> type, String name, List<V1StatusCause> causes) {
-        List<String> errors = causes.stream().map(c -> c.getField() + ": " + c.getMessage()).toList();
-        String qualified = type.group().isEmpty() ? type.kind() : type.kind() + "." + type.group();
-        V1StatusDetails details = new V1StatusDetails().name(name).kind(type.kind()).causes(causes);
-        if (!type.group().isEmpty()) {
-            details.group(type.group());
-        }
-        return new ApiError(422, "Invalid", qualified + " \"" + name + "\" is invalid: "
-                + (errors.size() == 1 ? errors.get(0) : "[" + String.join(", ", errors) + "]"), details, null);
     }
 
     private void value(Schema schema, JsonNode value, String path) {

@@ -64,7 +64,8 @@ final class Validation {
                     + "(e.g. 'example.com', regex used for validation is '" + SUBDOMAIN + "')");
         }
         if (problem != null) {
-            throw ApiError.invalid(type, name, "metadata.name: Invalid value: \"" + name + "\": " + problem);
+            throw ApiError.invalid(type, name, List.of(ApiError.cause("FieldValueInvalid", "metadata.name",
+                    "Invalid value: \"" + name + "\": " + problem)));
         }
     }
 
@@ -89,18 +90,17 @@ final class Validation {
         if ((!configMap && !secret) || !old.path("immutable").asBoolean(false)) {
             return;
         }
-        List<String> errors = new ArrayList<>();
+        List<V1StatusCause> causes = new ArrayList<>();
+        if (!next.path("immutable").asBoolean(false)) {
+            causes.add(ApiError.cause("FieldValueForbidden", "immutable", IMMUTABLE));
+        }
         for (String field : configMap ? List.of("data", "binaryData") : List.of("data")) {
             if (!old.path(field).equals(next.path(field))) {
-                errors.add(field + ": " + IMMUTABLE);
+                causes.add(ApiError.cause("FieldValueForbidden", field, IMMUTABLE));
             }
         }
-        if (!next.path("immutable").asBoolean(false)) {
-            errors.add("immutable: " + IMMUTABLE);
-        }
-        if (!errors.isEmpty()) {
-            String name = old.path("metadata").path("name").asString();
-            throw ApiError.invalid(type, name, errors.size() == 1 ? errors.get(0) : "[" + String.join(", ", errors) + "]");
+        if (!causes.isEmpty()) {
+            throw ApiError.invalid(type, old.path("metadata").path("name").asString(), causes);
         }
     }
 
