@@ -57,6 +57,7 @@ class InformerSseStalledClientTest {
     private static final Duration IDLE_TIMEOUT = Duration.ofSeconds(2);
     private static final int OBJECTS = 16;
     private static final int OBJECT_BYTES = 32 * 1024;
+    private static final long SLOW_BYTES_PER_MS = 3_200;
     /** Bound for each wait: generous, for a loaded machine; the times taken are printed. */
     private static final Duration T = Duration.ofSeconds(60);
 
@@ -110,19 +111,27 @@ class InformerSseStalledClientTest {
             AtomicLong slowBytes = new AtomicLong();
             AtomicBoolean slowEnded = new AtomicBoolean();
             InputStream slowIn = slow.getInputStream();
-            // the slow reader: at most 32 KiB each 10 ms (3.2 MB/s), half of what the changes make
+            // the slow reader: 3.2 MB/s, half of what the changes make. It reads by a byte budget that grows with the
+            // time passed, not a fixed amount per wake-up: on a loaded machine its wake-ups come late, and a reader
+            // that read 32 KiB per wake-up fell below its rate and, in a CI run, took longer than the idle timeout to take
+            // in one batch of the server's writes (Reactor Netty asks for events in batches, megabytes of them here).
             slow.setSoTimeout(1);
-            byte[] slowBuffer = new byte[32 * 1024];
+            byte[] slowBuffer = new byte[64 * 1024];
+            long slowStart = System.nanoTime();
             clients.scheduleWithFixedDelay(() -> {
                 try {
-                    int n = slowIn.read(slowBuffer);
-                    if (n < 0) {
-                        slowEnded.set(true);
-                    } else {
+                    long budget = (System.nanoTime() - slowStart) / 1_000_000 * SLOW_BYTES_PER_MS - slowBytes.get();
+                    while (budget > 0) {
+                        int n = slowIn.read(slowBuffer, 0, (int) Math.min(budget, slowBuffer.length));
+                        if (n < 0) {
+                            slowEnded.set(true);
+                            return;
+                        }
                         slowBytes.addAndGet(n);
+                        budget -= n;
                     }
                 } catch (SocketTimeoutException nothingYet) {
-                    // nothing to read this time
+                    // nothing more to read this time
                 } catch (IOException e) {
                     slowEnded.set(true);
                 }
