@@ -1,6 +1,7 @@
 package io.reactiveinformer.controller;
 
 import io.kubernetes.client.common.KubernetesObject;
+import io.reactiveinformer.api.ShardSelector;
 import io.reactiveinformer.informer.InformerSyncException;
 import io.reactiveinformer.informer.SharedIndexInformer;
 import io.reactiveinformer.informer.SharedInformerFactory;
@@ -82,9 +83,24 @@ import reactor.core.scheduler.Schedulers;
  * resuming, even before its own timers have run. The limit: a request already on the wire cannot be
  * recalled. A write admitted just before the deadline reaches the server after at most the network's
  * delay, and the successor cannot have taken over before {@code leaseDuration - renewDeadline} after it;
- * writes subscribed outside the reconcile's {@code Mono} (its context) are not fenced. Informers are not sharded: every
- * replica caches every object. Stopping the controller stops its election after its reconciles, and
- * the election releases its Leases.
+ * writes subscribed outside the reconcile's {@code Mono} (its context) are not fenced. Stopping the controller
+ * stops its election after its reconciles, and the election releases its Leases.
+ *
+ * <p><b>Shards of the cache.</b> With {@link Builder#sharding(ShardElector)} every replica caches every object
+ * and a request's shard is the hash of its key. With {@link Builder#sharding(ShardElector, ShardSelector.Key)}
+ * a replica caches only the objects of the shards it holds, so its memory and the bytes it receives shrink
+ * with its share: shard {@code i} of {@code n} is the {@code i}-th of {@code n} equal ranges of the hash
+ * the API server computes (KEP-5866: FNV-1a of the object's uid or namespace), and the primary informer lists
+ * and watches the union of the held ranges, relisting when it changes. A request's shard is that of its
+ * namespace, or of the uid of its object in this replica's cache. Acquiring a shard widens the selection,
+ * and its term begins (its requests are reconciled, its cached objects queued) only once the relist that
+ * brings its objects is applied: a reconcile never reads a cache that lacks its shard. Losing a shard
+ * narrows the selection; its objects leave the cache through the relist, which the primary's handlers see
+ * as deletions of unknown final state (their requests, of a shard no longer held, are dropped). What a key
+ * mapper must give: the namespace and name of a primary whose shard this replica can tell, i.e. one in its
+ * cache (uid shards) or any (namespace shards). With uid shards a request whose object this replica does not
+ * cache is not reconciled here, the last request of a deleted object included: clean up with finalizers.
+ * Secondary informers are not sharded.
  *
  * <h2>Lifecycle</h2>
  * {@link #start()} registers the controller's handlers and starts the informers not started yet (a
@@ -136,7 +152,7 @@ public final class Controller {
         this.factory = builder.factory;
         this.maxConcurrentReconciles = builder.maxConcurrentReconciles;
         this.scheduler = builder.scheduler;
-        this.leases = LeaseTerms.of(builder.leaderElector, builder.shardElector);
+        this.leases = LeaseTerms.of(builder.leaderElector, builder.shardElector, builder.cacheShardKey, builder.primary);
         ReconcileMetrics reconcileMetrics = new ReconcileMetrics();
         Object registry = builder.meterRegistry != null ? builder.meterRegistry : GlobalMeterRegistry.orNull();
         if (registry != null) {
@@ -192,6 +208,7 @@ public final class Controller {
         }
         Mono<Void> allSynced = sources.watch(name, queue, watching, scheduler);
         if (leases != null) {
+            leases.prepare(sources.primary());
             electing.update(leases.run(sources.primary(), queue, name));
         }
         if (factory != null) {
@@ -342,6 +359,7 @@ public final class Controller {
         private Reconciler reconciler;
         private LeaderElector leaderElector;
         private ShardElector shardElector;
+        private ShardSelector.Key cacheShardKey;
 
         private Builder(SharedIndexInformer<T> primary, SharedInformerFactory factory) {
             this.primary = primary;
@@ -503,6 +521,20 @@ public final class Controller {
          */
         public Builder<T> sharding(ShardElector elector) {
             this.shardElector = Objects.requireNonNull(elector, "elector");
+            this.cacheShardKey = null;
+            return this;
+        }
+
+        /**
+         * As {@link #sharding(ShardElector)}, and the primary informer caches only the objects of the shards held
+         * (see the class documentation, "Shards of the cache"): shard {@code i} of the elector's {@code n} is
+         * the hash range {@link io.reactiveinformer.api.ShardRange#split split(i, n)} of {@code key}, listed and
+         * watched with a server-side shard selector (filtered locally when the server ignores it). The primary
+         * informer must be this controller's own: its cache follows the held shards from {@link #start()} on.
+         */
+        public Builder<T> sharding(ShardElector elector, ShardSelector.Key key) {
+            this.shardElector = Objects.requireNonNull(elector, "elector");
+            this.cacheShardKey = Objects.requireNonNull(key, "key");
             return this;
         }
 

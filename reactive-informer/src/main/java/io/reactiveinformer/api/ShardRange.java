@@ -65,6 +65,28 @@ public final class ShardRange {
         return new ShardRange(from.longValue(), to.subtract(BigInteger.ONE).longValue());
     }
 
+    /** The shard of {@code count} equal shards ({@link #split}) whose range holds the unsigned 64-bit {@code hash}. */
+    public static int indexOf(long hash, int count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("shard count must be positive: " + count);
+        }
+        // floor(hash * count / 2^64), unsigned; split's bounds are rounded down, so the hash may be the first
+        // of the next shard
+        long high = Math.multiplyHigh(hash, count) + (hash < 0 ? count : 0);
+        int index = (int) high;
+        return index + 1 < count && split(index + 1, count).contains(hash) ? index + 1 : index;
+    }
+
+    /** Whether {@code other} starts where this range ends. */
+    boolean precedes(ShardRange other) {
+        return last != -1L && last + 1 == other.start;
+    }
+
+    /** This range and the one it {@linkplain #precedes precedes}, as one. */
+    ShardRange joinedWith(ShardRange other) {
+        return new ShardRange(start, other.last);
+    }
+
     /** Whether the unsigned 64-bit {@code hash} lies in {@code [start, end)}. */
     public boolean contains(long hash) {
         return Long.compareUnsigned(hash, start) >= 0 && Long.compareUnsigned(hash, last) <= 0;

@@ -3,8 +3,11 @@ package io.reactiveinformer.api;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
@@ -17,6 +20,9 @@ import java.util.stream.Collectors;
  * the server echoes in a list's {@code metadata.shardInfo.selector}:
  * {@code shardRange(object.metadata.uid, '0x0000000000000000', '0x8000000000000000')}, several ranges
  * joined with {@code " || "}. All ranges hash the same field, as the server requires. Immutable.
+ *
+ * <p>{@link #none()} selects no object: what a replica of a sharded controller that holds no shard caches.
+ * The server has no syntax for it, so it is never sent: a reflector with it lists nothing.
  */
 public final class ShardSelector {
 
@@ -46,8 +52,10 @@ public final class ShardSelector {
     private final List<ShardRange> ranges;
     private final String rendered;
 
-    private ShardSelector(Key key, List<ShardRange> ranges) {
-        if (ranges.isEmpty()) {
+    private static final ShardSelector NONE = new ShardSelector(Key.UID, List.of(), true);
+
+    private ShardSelector(Key key, List<ShardRange> ranges, boolean none) {
+        if (ranges.isEmpty() && !none) {
             // The server refuses an empty selector; "no selector" is a null option, not an empty one.
             throw new IllegalArgumentException("a shard selector needs at least one range");
         }
@@ -60,7 +68,35 @@ public final class ShardSelector {
 
     /** The objects whose {@code key} hashes into any of {@code ranges} (in the given order). */
     public static ShardSelector of(Key key, List<ShardRange> ranges) {
-        return new ShardSelector(Objects.requireNonNull(key, "key"), ranges);
+        return new ShardSelector(Objects.requireNonNull(key, "key"), ranges, false);
+    }
+
+    /**
+     * The union of shards {@code indices} of {@code count} equal shards over {@code key} ({@link
+     * ShardRange#split}), adjacent ones joined into one range; {@link #none()} when {@code indices} is empty.
+     */
+    public static ShardSelector shards(Key key, Collection<Integer> indices, int count) {
+        List<ShardRange> ranges = new ArrayList<>();
+        for (int index : new TreeSet<>(indices)) {
+            ShardRange range = ShardRange.split(index, count);
+            int lastIndex = ranges.size() - 1;
+            if (lastIndex >= 0 && ranges.get(lastIndex).precedes(range)) {
+                ranges.set(lastIndex, ranges.get(lastIndex).joinedWith(range));
+            } else {
+                ranges.add(range);
+            }
+        }
+        return ranges.isEmpty() ? NONE : of(key, ranges);
+    }
+
+    /** The selector of no object; {@link #toString()} renders it as {@code ""}, which is never sent. */
+    public static ShardSelector none() {
+        return NONE;
+    }
+
+    /** Whether this is {@link #none()}: no range, no object. */
+    public boolean isNone() {
+        return ranges.isEmpty();
     }
 
     /** The objects whose {@code key} hashes into any of {@code ranges} (in the given order). */

@@ -32,16 +32,18 @@ final class ApplyLoop<T extends KubernetesObject> implements DeltaFifo.EntryCons
     private final SharedProcessor<T> processor;
     private final ResyncSchedule<T> resync;
     private final InformerState state;
+    private final AppliedSelection selection;
     private final Consumer<Throwable> stop;
 
     ApplyLoop(String name, Indexer<T> indexer, DeltaApplier<T> applier, SharedProcessor<T> processor,
-              ResyncSchedule<T> resync, InformerState state, Consumer<Throwable> stop) {
+              ResyncSchedule<T> resync, InformerState state, AppliedSelection selection, Consumer<Throwable> stop) {
         this.name = name;
         this.indexer = indexer;
         this.applier = applier;
         this.processor = processor;
         this.resync = resync;
         this.state = state;
+        this.selection = selection;
         this.stop = stop;
     }
 
@@ -55,6 +57,9 @@ final class ApplyLoop<T extends KubernetesObject> implements DeltaFifo.EntryCons
     public void accept(FifoEntry<T> entry) {
         boolean becomesSynced = entry instanceof FifoEntry.Replace<T> replace && replace.initial() && !state.isSynced();
         processor.distribute(applier.apply(entry), resync.due());
+        if (entry instanceof FifoEntry.Replace<T> replace) {
+            selection.applied(replace.selection());
+        }
         if (becomesSynced) {
             state.markSynced();
             processor.offerSynced();

@@ -90,7 +90,7 @@ final class DeltaFifo<T extends KubernetesObject> {
     private record KeyOp<T>(String key, Delta<T> delta) implements Op<T> {
     }
 
-    private record ReplaceOp<T>(Map<String, T> items, String resourceVersion) implements Op<T> {
+    private record ReplaceOp<T>(Map<String, T> items, String resourceVersion, long selection) implements Op<T> {
     }
 
     private record ResyncOp<T>() implements Op<T> {
@@ -205,10 +205,11 @@ final class DeltaFifo<T extends KubernetesObject> {
     }
 
     /**
-     * Queues a relist: {@code items} is the complete content at {@code resourceVersion}. Supersedes
-     * everything pending; of objects with the same key the last one counts.
+     * Queues a relist: {@code items} is the complete content at {@code resourceVersion}, listed with shard
+     * selection number {@code selection}. Supersedes everything pending; of objects with the same key the
+     * last one counts.
      */
-    void replace(List<T> items, String resourceVersion) {
+    void replace(List<T> items, String resourceVersion, long selection) {
         Map<String, T> byKey = new LinkedHashMap<>(Math.max(16, items.size() * 4 / 3 + 1));
         for (T item : items) {
             T transformed = transform.apply(item);
@@ -217,7 +218,7 @@ final class DeltaFifo<T extends KubernetesObject> {
                 byKey.put(key, transformed);
             }
         }
-        ops.offer(new ReplaceOp<>(Collections.unmodifiableMap(byKey), resourceVersion));
+        ops.offer(new ReplaceOp<>(Collections.unmodifiableMap(byKey), resourceVersion, selection));
         drain();
     }
 
@@ -344,7 +345,7 @@ final class DeltaFifo<T extends KubernetesObject> {
                 queue.add(keyOp.key(), keyOp.delta());
             } else if (op instanceof ReplaceOp<T> replaceOp) {
                 markPopulated(true);
-                queue.replace(replaceOp.items(), replaceOp.resourceVersion());
+                queue.replace(replaceOp.items(), replaceOp.resourceVersion(), replaceOp.selection());
             } else if (op instanceof ResyncOp) {
                 queue.resync();
             } else {

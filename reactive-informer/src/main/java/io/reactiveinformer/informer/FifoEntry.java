@@ -40,8 +40,11 @@ sealed interface FifoEntry<T> {
      * @param resourceVersion the list's resourceVersion
      * @param initial         whether this is the relist that makes the FIFO synced: its objects are
      *                        the informer's initial list
+     * @param selection       the number of the shard selection the list was made with
+     *                        ({@link io.reactiveinformer.watch.ReflectorEvent.Listed#selection()})
      */
-    record Replace<T>(Map<String, T> items, String resourceVersion, boolean initial) implements FifoEntry<T> {
+    record Replace<T>(Map<String, T> items, String resourceVersion, boolean initial, long selection)
+            implements FifoEntry<T> {
 
         public Replace {
             Objects.requireNonNull(items, "items");

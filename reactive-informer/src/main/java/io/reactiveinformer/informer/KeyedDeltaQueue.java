@@ -23,6 +23,7 @@ final class KeyedDeltaQueue<T extends KubernetesObject> {
     private final LinkedHashMap<String, PendingDeltas<T>> pending = new LinkedHashMap<>();
     private Map<String, T> relistItems;
     private String relistVersion;
+    private long relistSelection;
     /** The resourceVersion of the newest change received: a delta's object, a relist or a bookmark. */
     private String lastVersion = "";
 
@@ -58,10 +59,11 @@ final class KeyedDeltaQueue<T extends KubernetesObject> {
     }
 
     /** A relist: {@code items} by key at {@code resourceVersion}, newer than everything pending. */
-    void replace(Map<String, T> items, String resourceVersion) {
+    void replace(Map<String, T> items, String resourceVersion, long selection) {
         pending.clear();
         relistItems = items;
         relistVersion = resourceVersion;
+        relistSelection = selection;
         received(resourceVersion);
     }
 
@@ -87,7 +89,7 @@ final class KeyedDeltaQueue<T extends KubernetesObject> {
      */
     FifoEntry<T> poll(boolean initialRelist) {
         if (relistItems != null) {
-            FifoEntry<T> relist = new FifoEntry.Replace<>(relistItems, relistVersion, initialRelist);
+            FifoEntry<T> relist = new FifoEntry.Replace<>(relistItems, relistVersion, initialRelist, relistSelection);
             relistItems = null;
             relistVersion = null;
             return relist;

@@ -57,7 +57,7 @@ final class ReflectorFeed<T extends KubernetesObject> {
         if (event instanceof ReflectorEvent.Listed<T> listed) {
             metrics.relisted(listed.items().size());
             state.listed(listed.shardFilteredLocally());
-            fifo.replace(listed.items(), listed.resourceVersion());
+            fifo.replace(listed.items(), listed.resourceVersion(), listed.selection());
         } else if (event instanceof ReflectorEvent.Applied<T> applied) {
             metrics.event(applied.type());
             if (applied.type() == WatchEvent.Type.ADDED) {

@@ -2,6 +2,7 @@ package io.reactiveinformer.informer;
 
 import io.kubernetes.client.common.KubernetesObject;
 import io.reactiveinformer.api.ResourceVersions;
+import io.reactiveinformer.api.ShardSelector;
 import io.reactiveinformer.cache.ConcurrentIndexer;
 import io.reactiveinformer.cache.IndexFunction;
 import io.reactiveinformer.cache.Indexer;
@@ -9,6 +10,7 @@ import io.reactiveinformer.cache.Lister;
 import io.reactiveinformer.watch.ListerWatcher;
 import io.reactiveinformer.watch.Reflector;
 import io.reactiveinformer.watch.ReflectorOptions;
+import io.reactiveinformer.watch.ShardSelection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -109,6 +111,8 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
     private final ResyncSchedule<T> resync;
     private final ApplyLoop<T> applyLoop;
     private final ReflectorFeed<T> feed;
+    private final ShardSelection shards;
+    private final AppliedSelection appliedShards = new AppliedSelection();
     private final HandlerSubscriptions<T> subscriptions;
     private final AtomicInteger handlersCreated = new AtomicInteger();
     /** Where waits on the store's version complete: never inline on the apply loop that advanced it. */
@@ -134,14 +138,17 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
         this.fifo = new DeltaFifo<>(indexer, userCode.guard(spec.transform()), deliveryScheduler, userCode.unkeyable(),
                 processor::admitJoiners);
         this.resync = new ResyncSchedule<>(name, scheduler, builder.resyncPeriod);
+        this.shards = ShardSelection.of(spec.shardSelector());
         this.reflector = Reflector.builder(builder.listerWatcher)
                 .name(name)
                 .options(builder.reflectorOptions.withSelectors(spec.labelSelector(), spec.fieldSelector())
                         .withShardSelector(spec.shardSelector()))
+                .shardSelection(shards)
                 .scheduler(scheduler)
                 .build();
         InformerMetrics metrics = userCode.guard(registerMetrics(builder.metrics));
-        this.applyLoop = new ApplyLoop<>(name, indexer, new DeltaApplier<>(indexer), processor, resync, state, this::stop);
+        this.applyLoop = new ApplyLoop<>(name, indexer, new DeltaApplier<>(indexer), processor, resync, state,
+                appliedShards, this::stop);
         this.feed = new ReflectorFeed<>(name, fifo, metrics, state);
         this.subscriptions = new HandlerSubscriptions<>(name, deliveryScheduler, builder.initialStateScheduler(),
                 builder.blockingScheduler, processor, resync, userCode, metrics, clock);
@@ -295,6 +302,29 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
     public Mono<Void> storeReached(String resourceVersion) {
         Objects.requireNonNull(resourceVersion, "resourceVersion");
         return fifo.storeVersion().reached(resourceVersion).publishOn(observers);
+    }
+
+    /**
+     * From now on the cache holds only the objects of {@code selector} (KEP-5866; {@code null}: every object,
+     * {@link ShardSelector#none()}: none), instead of the {@linkplain InformerSpec#shardSelector() spec's}:
+     * the list or watch in flight ends and the informer relists with it. The relist replaces the cache, so
+     * handlers see the objects outside the new selector as deleted ({@link Notification.Deleted} with an
+     * unknown final state) and those newly inside it as added. Used by a sharded controller to cache only
+     * the shards its replica holds; an informer shared with other users shows them the same narrowing.
+     *
+     * <p>The returned {@code Mono} completes once the cache holds exactly the selection (its relist, or a
+     * later selection's, is applied), on the blocking scheduler (see {@link #storeReached}); it does not
+     * complete while the informer is not started or if it stops first. The selection is made on the call,
+     * not on subscription.
+     */
+    public Mono<Void> selectShards(ShardSelector selector) {
+        long number = shards.select(selector);
+        return appliedShards.reached(number).publishOn(observers);
+    }
+
+    /** The shard selector the cache follows now or is relisting to; {@code null} for every object. */
+    public ShardSelector shardSelector() {
+        return shards.current();
     }
 
     // ---- cache

@@ -51,6 +51,8 @@ public final class Reflector<T extends KubernetesObject> {
     private final ReflectorOptions options;
     private final Scheduler scheduler;
     private final DoubleSupplier random;
+    /** Null: each subscription's own, fixed at {@link ReflectorOptions#shardSelector()}. */
+    private final ShardSelection selection;
 
     private Reflector(Builder<T> builder) {
         this.name = builder.name;
@@ -58,6 +60,7 @@ public final class Reflector<T extends KubernetesObject> {
         this.options = builder.options;
         this.scheduler = builder.scheduler;
         this.random = builder.random;
+        this.selection = builder.selection;
     }
 
     /** A reflector over the given list and watch calls; name, options, scheduler and randomness have defaults. */
@@ -73,7 +76,8 @@ public final class Reflector<T extends KubernetesObject> {
      * Cancelling closes the list or watch in flight and any pending delay.
      */
     public Flux<ReflectorEvent<T>> events() {
-        return Flux.defer(() -> new ReflectorRun<>(name, listerWatcher, options, scheduler, random).events());
+        return Flux.defer(() -> new ReflectorRun<>(name, listerWatcher, options,
+                selection != null ? selection : ShardSelection.of(options.shardSelector()), scheduler, random).events());
     }
 
     /** The name this reflector logs under. */
@@ -93,6 +97,7 @@ public final class Reflector<T extends KubernetesObject> {
         private ReflectorOptions options = ReflectorOptions.defaults();
         private Scheduler scheduler = Schedulers.parallel();
         private DoubleSupplier random = () -> ThreadLocalRandom.current().nextDouble();
+        private ShardSelection selection;
 
         private Builder(ListerWatcher<T> listerWatcher) {
             this.listerWatcher = Objects.requireNonNull(listerWatcher, "listerWatcher");
@@ -122,6 +127,15 @@ public final class Reflector<T extends KubernetesObject> {
          */
         public Builder<T> random(DoubleSupplier random) {
             this.random = Objects.requireNonNull(random, "random");
+            return this;
+        }
+
+        /**
+         * Lists and watches with {@code selection}'s selector, relisting whenever it changes; its initial
+         * selector replaces {@link ReflectorOptions#shardSelector()}. Default: that option's, fixed.
+         */
+        public Builder<T> shardSelection(ShardSelection selection) {
+            this.selection = Objects.requireNonNull(selection, "selection");
             return this;
         }
 

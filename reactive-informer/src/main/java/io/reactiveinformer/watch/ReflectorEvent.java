@@ -32,17 +32,25 @@ public sealed interface ReflectorEvent<T extends KubernetesObject> {
      * @param shardFilteredLocally the reflector has a {@linkplain ReflectorOptions#shardSelector() shard selector}
      *                             that the server ignores, so it drops the objects outside the shard itself
      *                             (here and in the events that follow): the items are the shard all the same
+     * @param selection            the number of the {@link ShardSelection} the list was made with (1 when the
+     *                             selector never changed)
      */
-    record Listed<T extends KubernetesObject>(List<T> items, String resourceVersion, boolean shardFilteredLocally)
+    record Listed<T extends KubernetesObject>(List<T> items, String resourceVersion, boolean shardFilteredLocally,
+                                              long selection)
             implements ReflectorEvent<T> {
         public Listed {
             items = List.copyOf(items);
             Objects.requireNonNull(resourceVersion, "resourceVersion");
         }
 
-        /** A list without local shard filtering. */
+        /** A list of the first selection. */
+        public Listed(List<T> items, String resourceVersion, boolean shardFilteredLocally) {
+            this(items, resourceVersion, shardFilteredLocally, 1);
+        }
+
+        /** A list without local shard filtering, of the first selection. */
         public Listed(List<T> items, String resourceVersion) {
-            this(items, resourceVersion, false);
+            this(items, resourceVersion, false, 1);
         }
     }
 

@@ -3,6 +3,7 @@ package io.reactiveinformer.watch;
 import io.kubernetes.client.common.KubernetesObject;
 import io.reactiveinformer.api.KubernetesClientException;
 import io.reactiveinformer.api.ListOptions;
+import io.reactiveinformer.api.ShardSelector;
 import io.reactiveinformer.api.WatchEvent;
 import io.reactiveinformer.api.WatchOptions;
 import java.time.Duration;
@@ -45,9 +46,12 @@ final class ReflectorRun<T extends KubernetesObject> {
     private final DoubleSupplier random;
     private final BackoffTimer backoff;
     private final ListPager<T> pager;
-    private final ListOptions listSelectors;
     private final StoreRollbackDetector rollback = new StoreRollbackDetector();
+    private final ShardSelection selection;
     private final ShardFilter shard;
+    /** The selection the current attempt lists or watches with; null before the first attempt. */
+    private ShardSelection.Selected selected;
+    private ListOptions listSelectors;
 
     private String lastSyncResourceVersion = "";
     private boolean resourceVersionUnavailable;
@@ -59,8 +63,8 @@ final class ReflectorRun<T extends KubernetesObject> {
     private Step next = Step.LIST;
     private Duration delay = Duration.ZERO;
 
-    ReflectorRun(String name, ListerWatcher<T> listerWatcher, ReflectorOptions options, Scheduler scheduler,
-                 DoubleSupplier random) {
+    ReflectorRun(String name, ListerWatcher<T> listerWatcher, ReflectorOptions options, ShardSelection selection,
+                 Scheduler scheduler, DoubleSupplier random) {
         this.name = name;
         this.listerWatcher = listerWatcher;
         this.options = options;
@@ -68,9 +72,8 @@ final class ReflectorRun<T extends KubernetesObject> {
         this.random = random;
         this.backoff = new BackoffTimer(options.backoff(), scheduler, random);
         this.pager = new ListPager<>(name, listerWatcher);
-        this.listSelectors = ListOptions.none().withSelectors(options.labelSelector(), options.fieldSelector())
-                .withShardSelector(options.shardSelector());
-        this.shard = new ShardFilter(name, options.shardSelector());
+        this.selection = selection;
+        this.shard = new ShardFilter(name, null);
     }
 
     Flux<ReflectorEvent<T>> events() {
@@ -84,7 +87,26 @@ final class ReflectorRun<T extends KubernetesObject> {
         return wait.isZero() ? attempt : Mono.delay(wait, scheduler).thenMany(attempt);
     }
 
+    /** The next attempt, ended early (and followed by a relist) when another shard selection is made meanwhile. */
     private Flux<ReflectorEvent<T>> attempt() {
+        ShardSelection.Selected now = selection.selected();
+        if (!now.equals(selected)) {
+            if (selected != null) {
+                log.debug("{}: shard selection {} ({}); relisting", name, now.number(), now.selector());
+                next = Step.LIST;
+            }
+            selected = now;
+            shard.select(now.selector());
+            listSelectors = ListOptions.none().withSelectors(options.labelSelector(), options.fieldSelector())
+                    .withShardSelector(now.selector());
+        }
+        return attemptOnce().takeUntilOther(selection.changedAfter(now.number()).publishOn(scheduler));
+    }
+
+    private Flux<ReflectorEvent<T>> attemptOnce() {
+        if (selected.selector() != null && selected.selector().isNone()) {
+            return nothingSelected();
+        }
         if (next == Step.WATCH) {
             return watch();
         }
@@ -93,6 +115,15 @@ final class ReflectorRun<T extends KubernetesObject> {
         }
         listOnce = false;
         return list();
+    }
+
+    /** {@link ShardSelector#none()}: an empty list, then nothing until another selection ends the attempt. */
+    private Flux<ReflectorEvent<T>> nothingSelected() {
+        String resourceVersion = lastSyncResourceVersion;
+        synced(resourceVersion);
+        log.debug("{}: no shard selected; listing nothing", name);
+        return Flux.<ReflectorEvent<T>>just(new ReflectorEvent.Listed<>(List.of(), resourceVersion, false,
+                selected.number())).concatWith(Mono.never());
     }
 
     // ---- list
@@ -132,7 +163,7 @@ final class ReflectorRun<T extends KubernetesObject> {
         List<T> items = shard.filteringLocally()
                 ? gathered.items.stream().filter(shard::keep).toList()
                 : gathered.items;
-        return new ReflectorEvent.Listed<>(items, listedVersion, shard.filteringLocally());
+        return new ReflectorEvent.Listed<>(items, listedVersion, shard.filteringLocally(), selected.number());
     }
 
     private Flux<ReflectorEvent<T>> listFailed(KubernetesClientException error, String resourceVersion) {
@@ -168,7 +199,7 @@ final class ReflectorRun<T extends KubernetesObject> {
         synced(initial.resourceVersion);
         rollback.listed(initial.resourceVersion);
         log.debug("{}: streamed {} objects up to resourceVersion \"{}\"", name, items.size(), initial.resourceVersion);
-        return new ReflectorEvent.Listed<>(items, initial.resourceVersion, shard.filteringLocally());
+        return new ReflectorEvent.Listed<>(items, initial.resourceVersion, shard.filteringLocally(), selected.number());
     }
 
     private Flux<ReflectorEvent<T>> streamingListFailed(KubernetesClientException error, String resourceVersion) {
@@ -264,7 +295,7 @@ final class ReflectorRun<T extends KubernetesObject> {
         long timeout = min + (long) (min * BackoffTimer.unit(random.getAsDouble()));
         return WatchOptions.from(resourceVersion)
                 .withSelectors(options.labelSelector(), options.fieldSelector())
-                .withShardSelector(options.shardSelector())
+                .withShardSelector(selected.selector())
                 .withTimeoutSeconds((int) Math.min(Integer.MAX_VALUE, timeout));
     }
 

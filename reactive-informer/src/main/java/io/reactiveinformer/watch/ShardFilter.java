@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * dropped here, with the same hash. A streaming list and a watch carry no echo: before any LIST has
  * answered, objects are checked, and one outside the shard proves the server ignores the selector. uid and
  * namespace are immutable, so an object never changes shard: a dropped MODIFIED or DELETED event is one of
- * an object this reflector never delivered. Touched only from the reflector's serialized signals.
+ * an object this reflector never delivered. What was found about the server holds when the selector
+ * changes ({@link #select}). Touched only from the reflector's serialized signals.
  */
 final class ShardFilter {
 
@@ -25,13 +26,18 @@ final class ShardFilter {
     private enum Server { UNKNOWN, APPLIES, IGNORES }
 
     private final String name;
-    private final ShardSelector selector;
+    private ShardSelector selector;
     private Server server = Server.UNKNOWN;
     private boolean warned;
 
     /** @param selector the shard asked for, or {@code null} for no sharding (everything passes) */
     ShardFilter(String name, ShardSelector selector) {
         this.name = name;
+        this.selector = selector;
+    }
+
+    /** From now on the shard is {@code selector} ({@code null}: no sharding). */
+    void select(ShardSelector selector) {
         this.selector = selector;
     }
 

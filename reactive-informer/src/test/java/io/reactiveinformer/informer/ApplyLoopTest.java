@@ -32,13 +32,13 @@ class ApplyLoopTest {
         SharedProcessor<V1Pod> processor = new SharedProcessor<>(cache::list, state::isSynced, System::nanoTime, () -> { });
         ResyncSchedule<V1Pod> resync = new ResyncSchedule<>("pods", Schedulers.immediate(), Duration.ZERO);
         ApplyLoop<V1Pod> applyLoop = new ApplyLoop<>("pods", cache, new DeltaApplier<>(cache), processor, resync, state,
-                state::stop);
+                new AppliedSelection(), state::stop);
         // the production wiring, its drain loop on the pushing thread
         DeltaFifo<V1Pod> fifo = new DeltaFifo<>(cache, UnaryOperator.identity(), Schedulers.immediate(), e -> { }, () -> { });
         state.start();
         fifo.start(applyLoop);
 
-        fifo.replace(List.of(pod("ns", "a", "1")), "1");
+        fifo.replace(List.of(pod("ns", "a", "1")), "1", 1);
         fifo.add(pod("ns", "b", "2"));
 
         assertThat(cache.containsKey("ns/b")).as("nothing applied after the failed entry").isFalse();

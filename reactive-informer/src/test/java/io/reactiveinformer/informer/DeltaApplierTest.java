@@ -58,7 +58,7 @@ class DeltaApplierTest {
     @Test
     void initialRelistAddsInInitialList() {
         V1Pod a = pod("ns", "a", "1");
-        fifo.replace(List.of(a), "10");
+        fifo.replace(List.of(a), "10", 1);
         assertThat(drain()).containsExactly(new Notification.Added<>("ns/a", a, true));
         assertThat(cache.list()).containsExactly(a);
     }
@@ -68,14 +68,14 @@ class DeltaApplierTest {
         V1Pod same1 = pod("ns", "same", "1");
         V1Pod changed1 = pod("ns", "changed", "1");
         V1Pod gone1 = pod("ns", "gone", "1");
-        fifo.replace(List.of(same1, changed1, gone1), "10");
+        fifo.replace(List.of(same1, changed1, gone1), "10", 1);
 
         V1Pod same1Again = pod("ns", "same", "1");
         V1Pod changed2 = pod("ns", "changed", "2");
         V1Pod fresh = pod("ns", "fresh", "1");
 
         assertThat(drain()).hasSize(3);
-        fifo.replace(List.of(fresh, same1Again, changed2), "20");
+        fifo.replace(List.of(fresh, same1Again, changed2), "20", 1);
         assertThat(drain()).hasSize(7).endsWith(
                 new Notification.Deleted<>("ns/gone", gone1, true),
                 new Notification.Added<>("ns/fresh", fresh, false),
@@ -90,7 +90,7 @@ class DeltaApplierTest {
         cache.put(a);
         fifo.add(pod("ns", "b", "1"));
         fifo.delete(pod("ns", "a", "2"));
-        fifo.replace(List.of(), "20");
+        fifo.replace(List.of(), "20", 1);
 
         assertThat(drain()).containsExactly(new Notification.Deleted<>("ns/a", a, true));
     }

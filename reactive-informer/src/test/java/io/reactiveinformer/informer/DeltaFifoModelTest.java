@@ -134,7 +134,7 @@ class DeltaFifoModelTest {
                 // some objects keep their version across the relist, as unchanged objects do
                 replace.keys().forEach(key -> listed.put(key,
                         model.containsKey(key) && key.hashCode() % 2 == 0 ? model.get(key) : podFor(key, rv)));
-                fifo.replace(new ArrayList<>(listed.values()), rv);
+                fifo.replace(new ArrayList<>(listed.values()), rv, 1);
                 model.clear();
                 model.putAll(listed);
             } else {
@@ -205,7 +205,7 @@ class DeltaFifoModelTest {
                 Map<String, V1Pod> listed = new LinkedHashMap<>();
                 replace.keys().forEach(key -> listed.put(key,
                         model.containsKey(key) && key.hashCode() % 2 == 0 ? model.get(key) : podFor(key, rv)));
-                fifo.replace(new ArrayList<>(listed.values()), rv);
+                fifo.replace(new ArrayList<>(listed.values()), rv, 1);
                 model.clear();
                 model.putAll(listed);
                 for (String key : KEYS) {

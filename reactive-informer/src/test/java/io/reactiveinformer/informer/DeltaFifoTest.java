@@ -112,7 +112,7 @@ class DeltaFifoTest {
         cache.put(pod("ns", "b", "1"));
         fifo.add(pod("ns", "a", "1"));
         fifo.update(pod("ns", "b", "2"));
-        fifo.replace(List.of(pod("ns", "c", "5"), pod("ns", "b", "5")), "10");
+        fifo.replace(List.of(pod("ns", "c", "5"), pod("ns", "b", "5")), "10", 1);
         fifo.update(pod("ns", "c", "6"));
         fifo.update(pod("ns", "c", "7"));
 
@@ -122,9 +122,9 @@ class DeltaFifoTest {
 
     @Test
     void secondReplaceSupersedesTheFirstAndWhatFollowedIt() {
-        fifo.replace(List.of(pod("ns", "a", "1")), "10");
+        fifo.replace(List.of(pod("ns", "a", "1")), "10", 1);
         fifo.add(pod("ns", "b", "2"));
-        fifo.replace(List.of(pod("ns", "c", "3")), "20");
+        fifo.replace(List.of(pod("ns", "c", "3")), "20", 1);
         fifo.update(pod("ns", "c", "4"));
 
         assertThat(drain()).containsExactly("replace@20[ns/c:3]*", "ns/c[UPDATED:4]");
@@ -133,7 +133,7 @@ class DeltaFifoTest {
     @Test
     void behindAPendingReplaceDeletionsAreJudgedAgainstTheListedKeys() {
         cache.put(pod("ns", "cached-not-listed", "1"));
-        fifo.replace(List.of(pod("ns", "listed", "1")), "10");
+        fifo.replace(List.of(pod("ns", "listed", "1")), "10", 1);
         fifo.delete(pod("ns", "listed", "2"));
         fifo.delete(pod("ns", "cached-not-listed", "2"));
 
@@ -142,7 +142,7 @@ class DeltaFifoTest {
 
     @Test
     void duplicateKeysInAListKeepTheLastObject() {
-        fifo.replace(List.of(pod("ns", "a", "1"), pod("ns", "b", "1"), pod("ns", "a", "2")), "10");
+        fifo.replace(List.of(pod("ns", "a", "1"), pod("ns", "b", "1"), pod("ns", "a", "2")), "10", 1);
         assertThat(drain()).containsExactly("replace@10[ns/a:2,ns/b:1]*");
     }
 
@@ -163,7 +163,7 @@ class DeltaFifoTest {
     @Test
     void resyncDoesNothingWhileAReplaceIsPending() {
         cache.put(pod("ns", "a", "1"));
-        fifo.replace(List.of(pod("ns", "b", "1")), "10");
+        fifo.replace(List.of(pod("ns", "b", "1")), "10", 1);
         fifo.resync();
         assertThat(drain()).containsExactly("replace@10[ns/b:1]*");
     }
@@ -180,7 +180,7 @@ class DeltaFifoTest {
         cache.put(pod("ns", "cached", "1"));
         transforming.add(withManagedFields(pod("ns", "a", "1")));
         transforming.update(withManagedFields(pod("ns", "a", "2")));
-        transforming.replace(List.of(withManagedFields(pod("ns", "b", "1")), withManagedFields(pod("ns", "c", "1"))), "5");
+        transforming.replace(List.of(withManagedFields(pod("ns", "b", "1")), withManagedFields(pod("ns", "c", "1"))), "5", 1);
         transforming.delete(withManagedFields(pod("ns", "b", "2")));
         transforming.resync();
 
@@ -200,12 +200,12 @@ class DeltaFifoTest {
 
     @Test
     void theFirstRelistDeliveredIsTheInitialOne() {
-        fifo.replace(List.of(pod("ns", "a", "1")), "10");
-        fifo.replace(List.of(pod("ns", "b", "1")), "11");
+        fifo.replace(List.of(pod("ns", "a", "1")), "10", 1);
+        fifo.replace(List.of(pod("ns", "b", "1")), "11", 1);
         fifo.add(pod("ns", "c", "1"));
         assertThat(drain()).containsExactly("replace@11[ns/b:1]*", "ns/c[ADDED:1]");
 
-        fifo.replace(List.of(), "12");
+        fifo.replace(List.of(), "12", 1);
         assertThat(drain()).containsExactly("replace@11[ns/b:1]*", "ns/c[ADDED:1]", "replace@12[]");
     }
 
@@ -213,7 +213,7 @@ class DeltaFifoTest {
     void aFirstChangeThatIsNotARelistMeansNoRelistIsInitial() {
         fifo.add(pod("ns", "a", "1"));
         assertThat(drain()).containsExactly("ns/a[ADDED:1]");
-        fifo.replace(List.of(), "5");
+        fifo.replace(List.of(), "5", 1);
         assertThat(drain()).containsExactly("ns/a[ADDED:1]", "replace@5[]");
     }
 
@@ -288,7 +288,7 @@ class DeltaFifoTest {
         fifo.add(pod("ns", "a", "1"));
         consumer.stop();
         fifo.add(pod("ns", "b", "1"));
-        fifo.replace(List.of(pod("ns", "c", "1")), "3");
+        fifo.replace(List.of(pod("ns", "c", "1")), "3", 1);
         assertThat(drain()).isEmpty();
         assertThat(consumer.failures).isEmpty();
     }
@@ -300,7 +300,7 @@ class DeltaFifoTest {
         SteppedFifo<V1Pod> observing = new SteppedFifo<>(cache, UnaryOperator.identity(),
                 (producer, entry) -> versionsSeen.add(producer.storeVersion().current()));
         DeltaFifo<V1Pod> observed = observing.fifo;
-        observed.replace(List.of(pod("ns", "a", "3")), "5");
+        observed.replace(List.of(pod("ns", "a", "3")), "5", 1);
         observed.update(pod("ns", "a", "6"));
         observed.storeVersion().reached("6").subscribe(null, null, () -> reached6.add(versionsSeen.size() == 2));
         assertThat(observed.storeVersion().current()).as("nothing delivered").isEmpty();

@@ -54,7 +54,7 @@ class KeyedDeltaQueueTest {
         queue.add("ns/unknown", new Delta<>(DeltaType.DELETED, pod("ns", "unknown", "1")));
         assertThat(queue.isEmpty()).as("a deletion of a key neither pending nor cached is dropped").isTrue();
 
-        queue.replace(Map.of("ns/listed", pod("ns", "listed", "5")), "5");
+        queue.replace(Map.of("ns/listed", pod("ns", "listed", "5")), "5", 1);
         queue.add("ns/cached", new Delta<>(DeltaType.DELETED, pod("ns", "cached", "6")));
         queue.add("ns/listed", new Delta<>(DeltaType.DELETED, pod("ns", "listed", "7")));
 
@@ -73,7 +73,7 @@ class KeyedDeltaQueueTest {
                 .containsExactly("ns/a: UPDATED@2", "ns/b: SYNC@1");
 
         queue.add("ns/a", new Delta<>(DeltaType.UPDATED, pod("ns", "a", "3")));
-        queue.replace(Map.of("ns/c", pod("ns", "c", "9")), "9");
+        queue.replace(Map.of("ns/c", pod("ns", "c", "9")), "9", 1);
         queue.resync();
         assertThat(queue.size()).isEqualTo(1);
         assertThat(drain()).extracting(KeyedDeltaQueueTest::describe).containsExactly("replace@9 [ns/c]");
@@ -82,7 +82,7 @@ class KeyedDeltaQueueTest {
     @Test
     void clearDropsPendingKeysAndThePendingRelist() {
         queue.add("ns/a", new Delta<>(DeltaType.ADDED, pod("ns", "a", "1")));
-        queue.replace(Map.of(), "2");
+        queue.replace(Map.of(), "2", 1);
         queue.add("ns/b", new Delta<>(DeltaType.ADDED, pod("ns", "b", "3")));
         queue.clear();
         assertThat(queue.isEmpty()).isTrue();
@@ -92,7 +92,7 @@ class KeyedDeltaQueueTest {
     @Test
     void theVersionDeliveredStopsBeforeTheFirstKeyStillPendingThoughAnEarlierKeyCoalescedNewerChanges() {
         assertThat(queue.versionDelivered()).isEmpty();
-        queue.replace(Map.of(), "4");
+        queue.replace(Map.of(), "4", 1);
         assertThat(queue.versionDelivered()).as("the relist is not delivered yet").isNull();
         drain();
         assertThat(queue.versionDelivered()).isEqualTo("4");

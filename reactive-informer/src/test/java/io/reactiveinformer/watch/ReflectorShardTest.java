@@ -141,6 +141,56 @@ class ReflectorShardTest {
         assertThat(lw.list(0).shardSelector()).isNull();
     }
 
+    @Test
+    void aNewSelectionEndsTheWatchAndRelistsWithIt() {
+        ShardSelector upperHalf = ShardSelector.shard(ShardSelector.Key.UID, 1, 2);
+        ShardSelection selection = ShardSelection.of(LOWER_HALF);
+        lw.listReturns(new ObjectList<>(List.of(in), "10", null, null, LOWER_HALF.toString()))
+                .watchReturns(open(added(withUid(cm("in-2", "11"), true))))
+                .listReturns(new ObjectList<>(List.of(out), "12", null, null, upperHalf.toString()))
+                .watchReturns(open());
+
+        StepVerifier.withVirtualTime(() -> Reflector.builder(lw).options(ReflectorOptions.defaults())
+                        .shardSelection(selection).scheduler(scheduler).build().events(), () -> scheduler, Long.MAX_VALUE)
+                .expectNext(new Listed<>(List.of(in), "10", false, 1))
+                .assertNext(e -> assertThat(e).isInstanceOf(Applied.class))
+                .then(() -> assertThat(selection.select(upperHalf)).isEqualTo(2))
+                .thenAwait()
+                .expectNext(new Listed<>(List.of(out), "12", false, 2))
+                .then(() -> assertThat(lw.cancelledWatches()).as("the first watch was ended").isEqualTo(1))
+                .expectNoEvent(java.time.Duration.ofSeconds(1))
+                .then(() -> assertThat(lw.watchCalls()).hasSize(2))
+                .thenCancel()
+                .verify();
+
+        assertThat(lw.list(1).shardSelector()).isEqualTo(upperHalf);
+        assertThat(lw.list(1).resourceVersion()).as("relisted from where it was").isEqualTo("11");
+        assertThat(lw.watch(1).shardSelector()).isEqualTo(upperHalf);
+        assertThat(selection.select(upperHalf)).as("the same selector again is the same selection").isEqualTo(2);
+    }
+
+    @Test
+    void noShardListsNothingUntilOneIsSelected() {
+        ShardSelection selection = ShardSelection.of(ShardSelector.none());
+        lw.listReturns(new ObjectList<>(List.of(in), "10", null, null, LOWER_HALF.toString())).watchReturns(open());
+
+        StepVerifier.withVirtualTime(() -> Reflector.builder(lw).shardSelection(selection).scheduler(scheduler).build()
+                        .events(), () -> scheduler, Long.MAX_VALUE)
+                .expectNext(new Listed<>(List.of(), "", false, 1))
+                .thenAwait(java.time.Duration.ofHours(1))
+                .then(() -> assertThat(lw.listCalls()).isEmpty())
+                .then(() -> selection.select(LOWER_HALF))
+                .thenAwait()
+                .expectNext(new Listed<>(List.of(in), "10", false, 2))
+                .then(() -> selection.select(ShardSelector.none()))
+                .thenAwait()
+                .expectNext(new Listed<>(List.of(), "10", false, 3))
+                .thenCancel()
+                .verify();
+
+        assertThat(lw.list(0).shardSelector()).isEqualTo(LOWER_HALF);
+    }
+
     /** {@code object} with the first uid {@code uid-<n>} that falls inside (or outside) {@link #LOWER_HALF}. */
     private static V1ConfigMap withUid(V1ConfigMap object, boolean inside) {
         for (int n = 0; ; n++) {
