@@ -4,6 +4,8 @@ import static io.reactiveinformer.controller.TestObjects.replicaSet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1ReplicaSet;
+import io.reactiveinformer.api.KubernetesApiException;
+import io.reactiveinformer.api.ShardSelector;
 import io.reactiveinformer.informer.SharedIndexInformer;
 import io.reactiveinformer.leaderelection.InMemoryLeases;
 import io.reactiveinformer.leaderelection.ShardElector;
@@ -154,5 +156,102 @@ class ControllerElectionTest {
         }
         assertThat(ShardElector.shardOf("ns/rs-0", 8)).isBetween(0, 7);
         assertNoOverlapAcrossReplicas(true);
+    }
+    @Test
+    void replicasCacheOnlyTheShardsTheyHoldAndReconcileAShardOnlyOnceItsObjectsAreCached() {
+        List<Replica> replicas = new ArrayList<>();
+        List<String> cacheMisses = new CopyOnWriteArrayList<>();
+        for (String name : List.of("a", "b", "c")) {
+            Replica replica = new Replica(name);
+            replica.builder.sharding(TestElectors.shards(replica.connection, "rs", name, 8, time), ShardSelector.Key.UID)
+                    .reconciler(request -> {
+                        long start = now();
+                        if (replica.informer.indexer().getByKey(request.key()).isEmpty()) {
+                            cacheMisses.add(name + " " + request.key());
+                        }
+                        return Mono.delay(Duration.ofSeconds(1), time)
+                                .doFinally(signal -> reconciles.add(new Reconcile(name, request.key(), start, now())))
+                                .thenReturn(Result.done());
+                    });
+            replicas.add(replica.start());
+        }
+        for (int i = 0; i < 40; i++) {
+            server.put(replicaSet("ns", "rs-" + i, 1));
+        }
+        time.advanceTimeBy(Duration.ofSeconds(30));
+
+        // each caches its own shards' objects, and together they cache each object exactly once
+        List<String> cached = new ArrayList<>();
+        for (Replica replica : replicas) {
+            assertThat(replica.informer.indexer().size()).as("%s caches a share", replica.name).isBetween(1, 39);
+            ShardSelector held = replica.informer.shardSelector();
+            replica.informer.indexer().list().forEach(rs -> assertThat(held.matches(rs)).isTrue());
+            cached.addAll(replica.informer.indexer().listKeys());
+        }
+        assertThat(cached).hasSize(40).doesNotHaveDuplicates();
+        for (Replica replica : replicas) {
+            // and it reconciled them (others too, while it held more shards before the others joined)
+            assertThat(keysReconciledBy(replica.name, 0)).containsAll(replica.informer.indexer().listKeys());
+        }
+
+        // c is cut off: its terms end at its renew deadline and its cache empties; a and b take its shards over
+        // and reconcile each of its keys, each with its object in their cache
+        List<String> ofC = replicas.get(2).informer.indexer().listKeys();
+        replicas.get(2).connection.down = true;
+        long cut = now();
+        time.advanceTimeBy(Duration.ofSeconds(40));
+        assertThat(replicas.get(2).informer.indexer().size()).isZero();
+        assertThat(replicas.get(2).informer.shardSelector().isNone()).isTrue();
+        assertThat(replicas.get(0).informer.indexer().size() + replicas.get(1).informer.indexer().size()).isEqualTo(40);
+        Set<String> late = new java.util.HashSet<>(keysReconciledBy("a", cut));
+        late.addAll(keysReconciledBy("b", cut));
+        assertThat(late).containsAll(ofC);
+        assertThat(cacheMisses).as("reconciles of keys missing from the cache").isEmpty();
+        assertNoOverlapAcrossReplicas(true);
+    }
+    @Test
+    void anAcquiredShardIsNotReconciledBeforeItsObjectsAreCachedEvenWhenItsRequestsComeFirst() {
+        // namespace shards: a request's shard is known from its key alone, so requests mapped from a secondary (pods
+        // of the replica sets) arrive for the shard before the primary's relist brings its objects
+        FakeApiServer<io.kubernetes.client.openapi.models.V1Pod> pods = new FakeApiServer<>();
+        for (int i = 0; i < 10; i++) {
+            server.put(replicaSet("ns-" + i, "rs", 1));
+        }
+        Replica a = new Replica("a");
+        SharedIndexInformer<io.kubernetes.client.openapi.models.V1Pod> podInformer = SharedIndexInformer.builder(
+                io.kubernetes.client.openapi.models.V1Pod.class, pods).name("pods").scheduler(time).build();
+        toStop.add(podInformer.start());
+        List<String> cacheMisses = new CopyOnWriteArrayList<>();
+        a.builder.sharding(TestElectors.shards(a.connection, "rs", "a", 4, time), ShardSelector.Key.NAMESPACE)
+                .watches(podInformer, KeyMapper.controllerOwner("apps/v1", "ReplicaSet"))
+                .reconciler(request -> {
+                    if (a.informer.indexer().getByKey(request.key()).isEmpty()) {
+                        cacheMisses.add(request.key());
+                    }
+                    reconciles.add(new Reconcile("a", request.key(), now(), now()));
+                    return Mono.just(Result.done());
+                });
+        // the primary informer is synced, holding no shard, when the controller starts; then its lists fail three
+        // times (with backoff): these are the relist that follows the acquisition of the shards (mutation-checked:
+        // with terms begun at acquisition, pods' requests were reconciled at once, their primaries not cached)
+        server.failNextLists(3, KubernetesApiException.of("GET /apis/apps/v1/replicasets", 503, null, null));
+        a.informer.selectShards(ShardSelector.none());
+        toStop.add(a.informer.start());
+        time.advanceTimeBy(Duration.ZERO);
+        assertThat(a.informer.isSynced()).as("synced, with nothing").isTrue();
+        a.start();
+        long failing = now();
+        for (int step = 0; step < 100; step++) {
+            for (int i = 0; i < 10; i++) {
+                pods.put(TestObjects.pod("ns-" + i, "pod", TestObjects.controlledBy("rs")));
+            }
+            time.advanceTimeBy(Duration.ofMillis(200));
+        }
+
+        assertThat(a.informer.indexer().size()).as("every shard held and cached in the end").isEqualTo(10);
+        assertThat(reconciles).as("reconciled once the relist was applied").isNotEmpty();
+        assertThat(reconciles.stream().mapToLong(Reconcile::start).min().orElseThrow())
+                .as("no reconcile while the lists failed").isGreaterThan(failing + 2_000);
+        assertThat(cacheMisses).as("reconciles of keys missing from the cache").isEmpty();
     }
 }

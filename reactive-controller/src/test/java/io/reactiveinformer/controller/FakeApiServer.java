@@ -4,14 +4,17 @@ import io.kubernetes.client.common.KubernetesObject;
 import io.reactiveinformer.api.KubernetesClientException;
 import io.reactiveinformer.api.ListOptions;
 import io.reactiveinformer.api.ObjectList;
+import io.reactiveinformer.api.ShardSelector;
 import io.reactiveinformer.api.WatchEvent;
 import io.reactiveinformer.api.WatchOptions;
 import io.reactiveinformer.watch.ListerWatcher;
 import java.util.ArrayDeque;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.UUID;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
@@ -19,7 +22,8 @@ import reactor.core.publisher.Sinks;
 /**
  * An in-memory API server for one kind (after the informer tests' fake pod server): LIST answers the
  * current state, WATCH replays the history after the requested resourceVersion, then follows live
- * changes. Lists can be scripted to fail.
+ * changes. Lists can be scripted to fail. A shard selector is applied (and echoed) as kube-apiserver does
+ * with {@code ShardedListAndWatch} on; objects without a uid get a UUID made from their key.
  */
 final class FakeApiServer<T extends KubernetesObject> implements ListerWatcher<T> {
 
@@ -31,6 +35,11 @@ final class FakeApiServer<T extends KubernetesObject> implements ListerWatcher<T
     /** Creates or replaces the object (a fresh instance: the informer caches it); watches see it. */
     synchronized T put(T object) {
         object.getMetadata().setResourceVersion(Long.toString(++resourceVersion));
+        if (object.getMetadata().getUid() == null) {
+            // a UUID, as the server's, whose hashes spread (FNV-1a of names differing in their last digits do not)
+            object.getMetadata().setUid(UUID.nameUUIDFromBytes(Request.of(object).key().getBytes(StandardCharsets.UTF_8))
+                    .toString());
+        }
         T old = state.put(Request.of(object).key(), object);
         history.tryEmitNext(new WatchEvent<>(old == null ? WatchEvent.Type.ADDED : WatchEvent.Type.MODIFIED, object));
         return object;
@@ -58,7 +67,9 @@ final class FakeApiServer<T extends KubernetesObject> implements ListerWatcher<T
                 if (failure != null) {
                     throw failure;
                 }
-                return new ObjectList<>(new ArrayList<>(state.values()), Long.toString(resourceVersion), null, null);
+                ShardSelector shards = options.shardSelector();
+                return new ObjectList<>(state.values().stream().filter(o -> shards == null || shards.matches(o)).toList(),
+                        Long.toString(resourceVersion), null, null, shards == null ? null : shards.toString());
             }
         });
     }
@@ -69,7 +80,8 @@ final class FakeApiServer<T extends KubernetesObject> implements ListerWatcher<T
             long from = options.resourceVersion() == null || options.resourceVersion().isEmpty()
                     ? 0 : Long.parseLong(options.resourceVersion());
             return history.asFlux()
-                    .filter(e -> Long.parseLong(e.object().getMetadata().getResourceVersion()) > from);
+                    .filter(e -> Long.parseLong(e.object().getMetadata().getResourceVersion()) > from)
+                    .filter(e -> options.shardSelector() == null || options.shardSelector().matches(e.object()));
         });
     }
 }
