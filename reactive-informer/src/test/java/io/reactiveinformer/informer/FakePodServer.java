@@ -6,6 +6,7 @@ import io.reactiveinformer.api.KubernetesApiException;
 import io.reactiveinformer.api.KubernetesClientException;
 import io.reactiveinformer.api.ListOptions;
 import io.reactiveinformer.api.ObjectList;
+import io.reactiveinformer.api.ShardSelector;
 import io.reactiveinformer.api.WatchEvent;
 import io.reactiveinformer.api.WatchOptions;
 import io.reactiveinformer.cache.ObjectKeys;
@@ -28,7 +29,8 @@ import reactor.core.scheduler.Schedulers;
 /**
  * An in-memory API server for pods: a state with resourceVersions, LIST answering the current state, WATCH
  * replaying the history after the requested version and then following live changes. Scriptable: list
- * failures, silent changes (missed by watches) and broken watches (410) that force a relist.
+ * failures, silent changes (missed by watches) and broken watches (410) that force a relist. A shard selector
+ * is applied and echoed, as kube-apiserver does with {@code ShardedListAndWatch} on.
  */
 final class FakePodServer implements ListerWatcher<V1Pod> {
 
@@ -129,7 +131,9 @@ final class FakePodServer implements ListerWatcher<V1Pod> {
                 if (failure != null) {
                     throw failure;
                 }
-                return new ObjectList<>(new ArrayList<>(state.values()), Long.toString(resourceVersion), null, null);
+                ShardSelector shards = options.shardSelector();
+                return new ObjectList<>(state.values().stream().filter(p -> shards == null || shards.matches(p)).toList(),
+                        Long.toString(resourceVersion), null, null, shards == null ? null : shards.toString());
             }
         });
     }
@@ -143,6 +147,8 @@ final class FakePodServer implements ListerWatcher<V1Pod> {
             Flux<WatchEvent<V1Pod>> broken = breaks.asFlux().next().flatMapMany(Flux::error);
             return history.asFlux()
                     .filter(e -> Long.parseLong(e.object().getMetadata().getResourceVersion()) > from)
+                    .filter(e -> e.type() == WatchEvent.Type.BOOKMARK || options.shardSelector() == null
+                            || options.shardSelector().matches(e.object()))
                     .mergeWith(broken)
                     .doOnSubscribe(s -> openWatches.incrementAndGet())
                     .doFinally(s -> openWatches.decrementAndGet());
