@@ -48,6 +48,12 @@ public interface InformerMetrics {
 
         /** Seconds since the cache last caught up with the server (a list, a watch event or a bookmark); NaN before. */
         double lastSyncAgeSeconds();
+
+        /**
+         * 1 while the informer has a shard selector that the server ignores (server-side sharding unsupported:
+         * it receives every object and filters locally), else 0.
+         */
+        double shardFilteringLocally();
     }
 
     /** Creates the metrics of one informer when it is built. */

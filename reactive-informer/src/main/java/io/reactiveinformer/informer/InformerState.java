@@ -169,6 +169,11 @@ final class InformerState implements InformerMetrics.Gauges {
         return last < 0 ? Double.NaN : (clock.now(TimeUnit.MILLISECONDS) - last) / 1000.0;
     }
 
+    @Override
+    public double shardFilteringLocally() {
+        return shardFilteringLocally ? 1 : 0;
+    }
+
     void userCodeFailed() {
         userCodeErrors.increment();
         emitHealth();

@@ -25,6 +25,9 @@ import java.util.function.LongSupplier;
  *       watches, by error class;</li>
  *   <li>{@code informer.last.sync.age} ({@code informer_last_sync_age_seconds}): time since the cache
  *       last caught up with the server;</li>
+ *   <li>{@code informer.shard.filtering.local} ({@code informer_shard_filtering_local}): 1 while the server
+ *       ignores the informer's shard selector, so it receives every object and keeps its shard by filtering
+ *       locally; 0 otherwise;</li>
  *   <li>{@code informer.user.code.errors{stage}} ({@code informer_user_code_errors_total}): user code that failed
  *       for an object while the informer went on, by {@link UserCodeError.Stage}.</li>
  *   <li>{@code informer.subscriber.buffer.depth{subscriber}} ({@code informer_subscriber_buffer_depth}):
@@ -61,6 +64,10 @@ public final class MicrometerInformerMetrics implements InformerMetrics {
                 .tags(tags)
                 .baseUnit("seconds")
                 .description("Seconds since the cache last caught up with the server")
+                .register(registry);
+        Gauge.builder("informer.shard.filtering.local", gauges, Gauges::shardFilteringLocally)
+                .tags(tags)
+                .description("1 while server-side sharding is unsupported and the informer filters its shard locally")
                 .register(registry);
     }
 

@@ -30,7 +30,8 @@ import reactor.core.scheduler.Schedulers;
  * An in-memory API server for pods: a state with resourceVersions, LIST answering the current state, WATCH
  * replaying the history after the requested version and then following live changes. Scriptable: list
  * failures, silent changes (missed by watches) and broken watches (410) that force a relist. A shard selector
- * is applied and echoed, as kube-apiserver does with {@code ShardedListAndWatch} on.
+ * is applied and echoed, as kube-apiserver does with {@code ShardedListAndWatch} on, unless
+ * {@link #ignoresShardSelectors} (the gate off).
  */
 final class FakePodServer implements ListerWatcher<V1Pod> {
 
@@ -45,6 +46,7 @@ final class FakePodServer implements ListerWatcher<V1Pod> {
     final List<Long> listMillis = new CopyOnWriteArrayList<>();
     final List<WatchOptions> watches = new CopyOnWriteArrayList<>();
     final AtomicInteger openWatches = new AtomicInteger();
+    volatile boolean ignoresShardSelectors;
 
     FakePodServer() {
         this(Schedulers.immediate());
@@ -131,7 +133,7 @@ final class FakePodServer implements ListerWatcher<V1Pod> {
                 if (failure != null) {
                     throw failure;
                 }
-                ShardSelector shards = options.shardSelector();
+                ShardSelector shards = ignoresShardSelectors ? null : options.shardSelector();
                 return new ObjectList<>(state.values().stream().filter(p -> shards == null || shards.matches(p)).toList(),
                         Long.toString(resourceVersion), null, null, shards == null ? null : shards.toString());
             }
@@ -148,7 +150,7 @@ final class FakePodServer implements ListerWatcher<V1Pod> {
             return history.asFlux()
                     .filter(e -> Long.parseLong(e.object().getMetadata().getResourceVersion()) > from)
                     .filter(e -> e.type() == WatchEvent.Type.BOOKMARK || options.shardSelector() == null
-                            || options.shardSelector().matches(e.object()))
+                            || ignoresShardSelectors || options.shardSelector().matches(e.object()))
                     .mergeWith(broken)
                     .doOnSubscribe(s -> openWatches.incrementAndGet())
                     .doFinally(s -> openWatches.decrementAndGet());

@@ -3,11 +3,14 @@ package io.reactiveinformer.informer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1Pod;
+import io.reactiveinformer.api.ShardSelector;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.reactiveinformer.watch.Backoff;
 import io.reactiveinformer.watch.ReflectorOptions;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import reactor.core.Disposable;
 import reactor.core.publisher.BaseSubscriber;
 import reactor.test.scheduler.VirtualTimeScheduler;
@@ -60,6 +63,25 @@ class InformerMetricsTest {
 
         idle.dispose();
         assertThat(registry.find("informer.subscriber.buffer.depth").gauges()).isEmpty();
+        stop.dispose();
+    }
+
+    @ParameterizedTest(name = "the server ignores shard selectors: {0}")
+    @ValueSource(booleans = {true, false})
+    void aShardSelectorTheServerIgnoresIsAGaugeOfOne(boolean ignored) {
+        server.ignoresShardSelectors = ignored;
+        server.put("a", "p1", "1");
+        SharedIndexInformer<V1Pod> informer = SharedIndexInformer.builder(InformerSpec.of(V1Pod.class)
+                        .withShardSelector(ShardSelector.shard(ShardSelector.Key.NAMESPACE, 0, 2)), server)
+                .name("pods").scheduler(time).metrics(MicrometerInformerMetrics.provider(registry)).build();
+        assertThat(registry.get("informer.shard.filtering.local").gauge().value()).isZero();
+        Disposable stop = informer.start();
+        time.advanceTime();
+
+        assertThat(informer.isSynced()).isTrue();
+        assertThat(registry.get("informer.shard.filtering.local").tag("informer", "pods").gauge().value())
+                .isEqualTo(ignored ? 1 : 0);
+        assertThat(informer.health().shardFilteringLocally()).isEqualTo(ignored);
         stop.dispose();
     }
 }
