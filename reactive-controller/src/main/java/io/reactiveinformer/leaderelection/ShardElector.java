@@ -44,7 +44,10 @@ import reactor.core.scheduler.Schedulers;
  * than a retry period later (jittered up to 1.2 retry periods more while the replica holds no shard), or
  * after the server's {@code Retry-After} (up to a lease duration) when that is longer.
  *
- * <p>Sharding splits the work, not the watch: every replica's informers still cache every object.
+ * <p>On its own, sharding splits the work, not the watch: every replica's informers cache every object. A
+ * controller built with {@code sharding(elector, ShardSelector.Key)} also splits its primary's cache: shard
+ * {@code i} is then the hash range {@code ShardRange.split(i, shards)} of the API server's shard selectors, and
+ * the replica caches only the ranges it holds.
  *
  * <p><b>Threading:</b> as {@link LeaderElector}; events are {@link LeadershipEvent.Acquired} and
  * {@link LeadershipEvent.Lost} with the shard in {@link LeaseTerm#shard()}.
