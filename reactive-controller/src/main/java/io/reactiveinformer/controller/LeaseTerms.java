@@ -181,6 +181,11 @@ final class LeaseTerms {
 
     private void begin(LeaseTerm term, SharedIndexInformer<?> primary, WorkQueue<Request> queue, String controller) {
         terms.set(term.shard(), term);
+        if (!term.isHeld()) {
+            // it ended while its relist was applied (a Lost racing with this): not left behind as held
+            terms.compareAndSet(term.shard(), term, null);
+            return;
+        }
         int queued = 0;
         for (String key : primary.indexer().listKeys()) {
             Request request = Request.parse(key);
