@@ -51,6 +51,7 @@ class PrometheusNamesTest {
                 "informer_events_total",
                 "informer_last_sync_age_seconds",
                 "informer_relists_total",
+                "informer_shard_filtering_local",
                 "informer_subscriber_buffer_depth",
                 "informer_subscriber_lag_seconds",
                 "informer_watch_restarts_total");

@@ -51,9 +51,11 @@ public interface InformerMetrics {
 
         /**
          * 1 while the informer has a shard selector that the server ignores (server-side sharding unsupported:
-         * it receives every object and filters locally), else 0.
+         * it receives every object and filters locally), else 0 (the default, for gauges made from a lambda).
          */
-        double shardFilteringLocally();
+        default double shardFilteringLocally() {
+            return 0;
+        }
     }
 
     /** Creates the metrics of one informer when it is built. */
