@@ -12,6 +12,7 @@ import io.reactiveinformer.config.ClientConfig;
 import io.reactiveinformer.informer.InformerSpec;
 import io.reactiveinformer.informer.SharedIndexInformer;
 import io.reactiveinformer.informer.SharedInformerFactory;
+import java.lang.ref.WeakReference;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,6 +25,7 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.IntStream;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 /**
  * What one replica of a sharded controller pays to sync its share of N ConfigMaps on a real API server with
@@ -107,7 +109,14 @@ public final class ShardedSync {
      * One replica's informer (shards 0 to {@code 4 / replicas - 1} of 4) from start to synced on a fresh client:
      * {objects, synced ms, process CPU ms, peak used heap bytes, retained heap bytes}.
      */
+    /** The informer of the previous measurement: its cache must be gone before the next baseline is taken. */
+    private static WeakReference<Object> previous = new WeakReference<>(null);
+
     private static long[] sync(ClientConfig config, int replicas) {
+        long collected = awaitCollected(previous);
+        if (collected > 0) {
+            System.err.printf("the previous informer became unreachable %d ms after its factory shut down%n", collected);
+        }
         long baseline = usedHeapAfterGc();
         com.sun.management.OperatingSystemMXBean os =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
@@ -132,7 +141,25 @@ public final class ShardedSync {
         }
         factory.shutdown().block(DEADLINE);
         client.close();
+        previous = new WeakReference<>(informer);
         return new long[] {objects, synced, cpuMillis, heap, retained};
+    }
+
+    /**
+     * Collects until {@code reference} is cleared (a stopped informer's connection closes asynchronously, and
+     * until then the retained heap of the next measurement would count it as its baseline): how long it took.
+     */
+    private static long awaitCollected(WeakReference<Object> reference) {
+        long start = System.nanoTime();
+        Mono.fromCallable(() -> {
+                    System.gc();
+                    return reference.get() == null;
+                })
+                .filter(gone -> gone)
+                .repeatWhenEmpty(tries -> tries.concatMap(i -> Mono.delay(Duration.ofMillis(100))))
+                .timeout(Duration.ofMinutes(1))
+                .block();
+        return (System.nanoTime() - start) / 1_000_000;
     }
 
     private static long usedHeapAfterGc() {
