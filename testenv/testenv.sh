@@ -241,7 +241,9 @@ start_scheduler() { # start_scheduler DIR
 }
 
 # kwok plays the kubelet of every node annotated kwok.x-k8s.io/node=fake, through the stages in
-# kwok/stages.yaml. Pod IPs come from a /16 that is never routed: they are only strings in pod status.
+# kwok/stages.yaml, and renews each node's Lease: without the renewals the node lifecycle controller
+# finds the nodes unreachable after 40 s and marks all their pods not Ready. Pod IPs come from a /16 that
+# is never routed: they are only strings in pod status.
 start_kwok() { # start_kwok DIR
   local dir="$1"
   alive "$dir/kwok.pid" && return 0
@@ -254,6 +256,7 @@ start_kwok() { # start_kwok DIR
     --node-ip=127.0.0.1 \
     --cidr=10.244.0.0/16 \
     --server-address="127.0.0.1:$port" \
+    --node-lease-duration-seconds=40 \
     >>"$dir/kwok.log" 2>&1 </dev/null &
   echo $! >"$dir/kwok.pid"
   wait_ready "$dir" kwok "$CONTROL_PLANE_READY_TIMEOUT" "http://127.0.0.1:$port/healthz"
