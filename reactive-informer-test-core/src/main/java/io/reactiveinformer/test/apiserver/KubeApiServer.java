@@ -19,8 +19,15 @@ import javax.net.ssl.SSLContext;
  * parameter of a JUnit test annotated {@code @KubeApiServerTest} (module {@code reactive-informer-test}).
  *
  * <p>The environment is shared by every test in the JVM: a hook affects all of them, and objects created
- * by one test stay visible to the next, so tests use their own namespaces or names. There is no
- * controller manager: namespaces never finish terminating and pods are never scheduled.
+ * by one test stay visible to the next, so tests use their own namespaces or names.
+ *
+ * <p>An environment started with {@code testenv.sh start --control-plane} ({@link #hasControlPlane()})
+ * also runs kube-controller-manager (every default controller: garbage collector, namespace, Deployment,
+ * ReplicaSet, service accounts, which also put a {@code default} ServiceAccount and a
+ * {@code kube-root-ca.crt} ConfigMap in every namespace), kube-scheduler, and kwok playing the kubelet of
+ * fake Nodes labelled {@code type=kwok}: pods are scheduled, turn Running and Ready, and are deleted without
+ * containers. Without it there is no controller manager: namespaces never finish terminating, owner
+ * references are never followed and pods are never scheduled.
  *
  * <p>The hooks block the calling thread until the environment is back to the stated state (bounded: they
  * throw {@link IllegalStateException} with the server's log tail when it does not get there), so call
@@ -34,6 +41,11 @@ public final class KubeApiServer implements AutoCloseable {
     public static final String KUBECONFIG_PROPERTY = "reactive-informer.kubeconfig";
     /** System property naming the {@code testenv/} directory. */
     public static final String TESTENV_DIR_PROPERTY = "reactive-informer.testenv";
+    /**
+     * System property: {@code true} makes {@link #startOrAttach()}, when it starts an environment, start it
+     * with the rest of a control plane ({@link #hasControlPlane()}).
+     */
+    public static final String CONTROL_PLANE_PROPERTY = "reactive-informer.testenv.controlPlane";
 
     private static final Duration HOOK_TIMEOUT = Duration.ofMinutes(3);
     /** Bounds a start that first has to build both binaries (a cold build takes several minutes). */
@@ -48,6 +60,7 @@ public final class KubeApiServer implements AutoCloseable {
     private final String kubernetesVersion;
     private final Path tokenFile;
     private final Path binaries;
+    private final boolean controlPlane;
     private final boolean owned;
 
     private KubeApiServer(Path directory, Properties properties, boolean owned) {
@@ -65,14 +78,16 @@ public final class KubeApiServer implements AutoCloseable {
         String token = properties.getProperty("tokenFile");
         this.tokenFile = token == null || token.isBlank() ? null : Path.of(token);
         this.binaries = Path.of(required(properties, "binDir"));
+        this.controlPlane = Boolean.parseBoolean(properties.getProperty("controlPlane"));
     }
 
     /**
      * The environment to test against, in this order: the one whose {@code kubeconfig} the system property
      * {@value #KUBECONFIG_PROPERTY} or the environment variable {@value #KUBECONFIG_ENV} names (reused,
      * and left running by {@link #close()}); otherwise a new one started with {@code testenv/testenv.sh
-     * start} (building kube-apiserver and etcd first when they are not cached, which takes minutes once),
-     * stopped by {@link #close()}. {@code testenv/} is the directory named by the system property
+     * start} (building kube-apiserver and etcd first when they are not cached, which takes minutes once;
+     * with {@code --control-plane} when the system property {@value #CONTROL_PLANE_PROPERTY} is
+     * {@code true}), stopped by {@link #close()}. {@code testenv/} is the directory named by the system property
      * {@value #TESTENV_DIR_PROPERTY}, or found by walking up from the working directory. Blocks until
      * the environment is ready.
      *
@@ -91,7 +106,7 @@ public final class KubeApiServer implements AutoCloseable {
         catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        script.start(dir, START_TIMEOUT);
+        script.start(dir, START_TIMEOUT, Boolean.getBoolean(CONTROL_PLANE_PROPERTY));
         return read(dir, true);
     }
 
@@ -173,6 +188,14 @@ public final class KubeApiServer implements AutoCloseable {
         return tokenFile;
     }
 
+    /**
+     * Whether the environment runs the rest of a control plane (kube-controller-manager, kube-scheduler and
+     * kwok's fake nodes), as {@code testenv.sh start --control-plane} starts it; see the class comment.
+     */
+    public boolean hasControlPlane() {
+        return controlPlane;
+    }
+
     /** The kube-apiserver's version, e.g. {@code v1.36.3}. */
     public String kubernetesVersion() {
         return kubernetesVersion;
@@ -196,7 +219,10 @@ public final class KubeApiServer implements AutoCloseable {
         return script.testenvDirectory();
     }
 
-    /** Holds the certificates, logs ({@code kube-apiserver.log}, {@code etcd.log}) and etcd's data. */
+    /**
+     * Holds the certificates, logs ({@code kube-apiserver.log}, {@code etcd.log}, and with a control plane
+     * {@code kube-controller-manager.log}, {@code kube-scheduler.log}, {@code kwok.log}) and etcd's data.
+     */
     public Path directory() {
         return directory;
     }
