@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# A real etcd + kube-apiserver on 127.0.0.1 for the end-to-end tests.
+# A real etcd + kube-apiserver on 127.0.0.1 for the end-to-end tests, and on demand the rest of a control
+# plane: kube-controller-manager, kube-scheduler and kwok's fake nodes.
 #
 #   testenv.sh start [--control-plane] [DIR]
 #                                     build the binaries if missing, generate certs and a token, start etcd and
 #                                     kube-apiserver, wait for /readyz; prints DIR (state, logs,
 #                                     DIR/kubeconfig, DIR/testenv.properties) as the last stdout line.
 #                                     With --control-plane also kube-controller-manager, kube-scheduler and
-#                                     kwok with CONTROL_PLANE_NODES fake nodes, waited for until Ready (below)
+#                                     kwok with TESTENV_NODES fake nodes, waited for until Ready (see start_controller_manager)
 #   testenv.sh stop DIR               stop every process and delete etcd's data (idempotent); logs stay
 #   testenv.sh stop-apiserver DIR | start-apiserver DIR | restart-apiserver DIR
 #   testenv.sh stop-etcd DIR      | start-etcd DIR      | restart-etcd DIR
@@ -154,7 +155,8 @@ start_apiserver() { # start_apiserver DIR
   local port pki="$dir/pki"
   port="$(prop "$dir" apiserverPort)"
   # ServiceAccount admission is off because nothing creates the `default` service account without a
-  # controller manager: with it on, every pod create would fail. Everything else is the stock set.
+  # controller manager: with it on, every pod create would fail (and with --control-plane, a pod created
+  # right after its namespace would race the service account's creation). Everything else is the stock set.
   # The watch grace period bounds a SIGTERM: without it the server waits for open watches (which live
   # 30+ minutes) until its 60 s shutdown timeout; with it, watches are ended after 2 s and it exits
   # in about 3 s, as a real apiserver's rolling restart does.

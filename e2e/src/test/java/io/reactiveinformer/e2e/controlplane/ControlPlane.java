@@ -1,7 +1,5 @@
 package io.reactiveinformer.e2e.controlplane;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.kubernetes.client.openapi.models.V1Container;
 import io.kubernetes.client.openapi.models.V1Deployment;
 import io.kubernetes.client.openapi.models.V1DeploymentSpec;
@@ -19,9 +17,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What the tests of this package share: an admin client on an environment that must run the whole control
- * plane (the tests fail, never skip, on one without), their own namespaces, and Deployments of pods that
- * kwok's fake nodes run.
+ * What the tests of this package share: an admin client on the environment with a control plane
+ * ({@code @KubeApiServerTest(controlPlane = true)}, which fails them, never skips them, when it cannot be
+ * had), their own namespaces, and Deployments of pods that kwok's fake nodes run.
  */
 final class ControlPlane {
 
@@ -30,12 +28,8 @@ final class ControlPlane {
     private ControlPlane() {
     }
 
-    /** An admin client; fails the test when {@code env} runs no controller manager, scheduler or nodes. */
+    /** An admin client. */
     static KubernetesClient admin(KubeApiServer env) {
-        assertThat(env.hasControlPlane())
-                .as("%s runs no control plane: start it with testenv/testenv.sh start --control-plane (as .ci/run"
-                        + " does), or run without %s so that the tests start one", env, KubeApiServer.KUBECONFIG_ENV)
-                .isTrue();
         return KubernetesClient.create(ClientConfig.fromKubeconfig(List.of(env.kubeconfig()), "admin"));
     }
 

@@ -38,7 +38,7 @@ import reactor.test.StepVerifier;
  * subscriber of each, its notifications folded into a map, equal a fresh LIST, by name and resourceVersion,
  * and no subscriber missed a deletion.
  */
-@KubeApiServerTest
+@KubeApiServerTest(controlPlane = true)
 class DeploymentScaleE2eTest {
 
     private static final int PODS = 2_000;

@@ -39,7 +39,7 @@ import reactor.test.StepVerifier;
  * propagation policy makes: in the background the owner goes first; in the foreground it is first updated
  * with a deletionTimestamp and the {@code foregroundDeletion} finalizer and goes after its dependents.
  */
-@KubeApiServerTest
+@KubeApiServerTest(controlPlane = true)
 class GarbageCollectionE2eTest {
 
     private static final int DEPENDENTS = 5;

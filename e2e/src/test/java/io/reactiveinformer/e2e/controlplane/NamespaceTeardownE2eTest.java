@@ -30,7 +30,7 @@ import reactor.test.StepVerifier;
  * The namespace controller tears a deleted namespace down: informers see its ConfigMaps deleted, its pods
  * (run by kwok) marked for deletion and then deleted, and the Namespace itself Terminating before it goes.
  */
-@KubeApiServerTest
+@KubeApiServerTest(controlPlane = true)
 class NamespaceTeardownE2eTest {
 
     private static final int MAPS = 10;

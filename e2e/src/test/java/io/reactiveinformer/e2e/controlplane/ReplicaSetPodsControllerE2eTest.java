@@ -35,7 +35,7 @@ import reactor.test.StepVerifier;
  * Deployment (while the scheduler binds them and kwok runs them, so the pods change under it), and every pod
  * ends up annotated, seen so by its informer.
  */
-@KubeApiServerTest
+@KubeApiServerTest(controlPlane = true)
 class ReplicaSetPodsControllerE2eTest {
 
     private static final int PODS = 200;

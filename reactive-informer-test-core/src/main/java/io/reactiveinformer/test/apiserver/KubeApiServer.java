@@ -21,8 +21,8 @@ import javax.net.ssl.SSLContext;
  * <p>The environment is shared by every test in the JVM: a hook affects all of them, and objects created
  * by one test stay visible to the next, so tests use their own namespaces or names.
  *
- * <p>An environment started with {@code testenv.sh start --control-plane} ({@link #hasControlPlane()})
- * also runs kube-controller-manager (every default controller: garbage collector, namespace, Deployment,
+ * <p>An environment started with {@code testenv.sh start --control-plane} ({@link #hasControlPlane()}; get
+ * one with {@link #startOrAttachControlPlane()}) also runs kube-controller-manager (every default controller: garbage collector, namespace, Deployment,
  * ReplicaSet, service accounts, which also put a {@code default} ServiceAccount and a
  * {@code kube-root-ca.crt} ConfigMap in every namespace), kube-scheduler, and kwok playing the kubelet of
  * fake Nodes labelled {@code type=kwok}: pods are scheduled, turn Running and Ready, and are deleted without
@@ -42,10 +42,12 @@ public final class KubeApiServer implements AutoCloseable {
     /** System property naming the {@code testenv/} directory. */
     public static final String TESTENV_DIR_PROPERTY = "reactive-informer.testenv";
     /**
-     * System property: {@code true} makes {@link #startOrAttach()}, when it starts an environment, start it
-     * with the rest of a control plane ({@link #hasControlPlane()}).
+     * Environment variable naming the kubeconfig of a running environment with a control plane to reuse, for
+     * {@link #startOrAttachControlPlane()}.
      */
-    public static final String CONTROL_PLANE_PROPERTY = "reactive-informer.testenv.controlPlane";
+    public static final String CONTROL_PLANE_KUBECONFIG_ENV = "REACTIVE_INFORMER_CONTROL_PLANE_KUBECONFIG";
+    /** System property with the same meaning as {@link #CONTROL_PLANE_KUBECONFIG_ENV}; wins over it. */
+    public static final String CONTROL_PLANE_KUBECONFIG_PROPERTY = "reactive-informer.controlPlaneKubeconfig";
 
     private static final Duration HOOK_TIMEOUT = Duration.ofMinutes(3);
     /** Bounds a start that first has to build both binaries (a cold build takes several minutes). */
@@ -85,16 +87,38 @@ public final class KubeApiServer implements AutoCloseable {
      * The environment to test against, in this order: the one whose {@code kubeconfig} the system property
      * {@value #KUBECONFIG_PROPERTY} or the environment variable {@value #KUBECONFIG_ENV} names (reused,
      * and left running by {@link #close()}); otherwise a new one started with {@code testenv/testenv.sh
-     * start} (building kube-apiserver and etcd first when they are not cached, which takes minutes once;
-     * with {@code --control-plane} when the system property {@value #CONTROL_PLANE_PROPERTY} is
-     * {@code true}), stopped by {@link #close()}. {@code testenv/} is the directory named by the system property
+     * start} (building kube-apiserver and etcd first when they are not cached, which takes minutes once),
+     * stopped by {@link #close()}. {@code testenv/} is the directory named by the system property
      * {@value #TESTENV_DIR_PROPERTY}, or found by walking up from the working directory. Blocks until
      * the environment is ready.
      *
      * @throws IllegalStateException when it cannot be found or started
      */
     public static KubeApiServer startOrAttach() {
-        String kubeconfig = System.getProperty(KUBECONFIG_PROPERTY, System.getenv(KUBECONFIG_ENV));
+        return startOrAttach(System.getProperty(KUBECONFIG_PROPERTY, System.getenv(KUBECONFIG_ENV)), false);
+    }
+
+    /**
+     * As {@link #startOrAttach()}, for an environment with the rest of a control plane: the one whose
+     * {@code kubeconfig} the system property {@value #CONTROL_PLANE_KUBECONFIG_PROPERTY} or the environment
+     * variable {@value #CONTROL_PLANE_KUBECONFIG_ENV} names, otherwise a new one started with
+     * {@code testenv.sh start --control-plane}. It is a different environment from {@link #startOrAttach()}'s:
+     * a cluster's controllers change what tests write (a {@code kube-root-ca.crt} ConfigMap in every namespace,
+     * pods scheduled and run, Deployments' status), which tests of the API server alone must not see.
+     *
+     * @throws IllegalStateException when it cannot be found or started, or the one named runs no control plane
+     */
+    public static KubeApiServer startOrAttachControlPlane() {
+        KubeApiServer server = startOrAttach(System.getProperty(CONTROL_PLANE_KUBECONFIG_PROPERTY,
+                System.getenv(CONTROL_PLANE_KUBECONFIG_ENV)), true);
+        if (!server.hasControlPlane()) {
+            throw new IllegalStateException(server + " runs no control plane: " + CONTROL_PLANE_KUBECONFIG_ENV
+                    + " must name the kubeconfig of an environment started with testenv.sh start --control-plane");
+        }
+        return server;
+    }
+
+    private static KubeApiServer startOrAttach(String kubeconfig, boolean controlPlane) {
         if (kubeconfig != null && !kubeconfig.isBlank()) {
             return attach(Path.of(kubeconfig).toAbsolutePath().getParent());
         }
@@ -106,7 +130,7 @@ public final class KubeApiServer implements AutoCloseable {
         catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        script.start(dir, START_TIMEOUT, Boolean.getBoolean(CONTROL_PLANE_PROPERTY));
+        script.start(dir, START_TIMEOUT, controlPlane);
         return read(dir, true);
     }
 
