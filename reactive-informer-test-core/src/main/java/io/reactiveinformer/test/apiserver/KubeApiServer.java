@@ -22,12 +22,13 @@ import javax.net.ssl.SSLContext;
  * by one test stay visible to the next, so tests use their own namespaces or names.
  *
  * <p>An environment started with {@code testenv.sh start --control-plane} ({@link #hasControlPlane()}; get
- * one with {@link #startOrAttachControlPlane()}) also runs kube-controller-manager (every default controller: garbage collector, namespace, Deployment,
- * ReplicaSet, service accounts, which also put a {@code default} ServiceAccount and a
- * {@code kube-root-ca.crt} ConfigMap in every namespace), kube-scheduler, and kwok playing the kubelet of
- * fake Nodes labelled {@code type=kwok}: pods are scheduled, turn Running and Ready, and are deleted without
- * containers. Without it there is no controller manager: namespaces never finish terminating, owner
- * references are never followed and pods are never scheduled.
+ * one with {@link #startOrAttachControlPlane()}) also runs kube-controller-manager (every default
+ * controller: garbage collector, namespace, Deployment, ReplicaSet, service accounts, which also put a
+ * {@code default} ServiceAccount and a {@code kube-root-ca.crt} ConfigMap in every namespace),
+ * kube-scheduler, and kwok playing the kubelet of fake Nodes labelled {@code type=kwok}: pods are
+ * scheduled, turn Running and Ready, and are deleted without containers. Without it there is no controller
+ * manager: namespaces never finish terminating, owner references are never followed and pods are never
+ * scheduled.
  *
  * <p>The hooks block the calling thread until the environment is back to the stated state (bounded: they
  * throw {@link IllegalStateException} with the server's log tail when it does not get there), so call
