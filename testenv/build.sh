@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Builds kube-apiserver, etcd and kubectl at the versions pinned in go.mod into the per-user cache
-# (~/.cache/reactive-informer/testenv/kube-<v>-etcd-<v>/, or $REACTIVE_INFORMER_TESTENV_CACHE/...).
-# Builds only those missing: nothing when all three are there. Prints the binary directory on stdout as
-# its last line; progress goes to stderr.
+# Builds kube-apiserver, etcd, kubectl, kube-controller-manager and kube-scheduler at the versions pinned in
+# go.mod, and kwok at the version pinned in kwok/go.mod, into the per-user cache
+# (~/.cache/reactive-informer/testenv/kube-<v>-etcd-<v>/, or $REACTIVE_INFORMER_TESTENV_CACHE/...; kwok as
+# kwok-<v> there). Builds only those missing: nothing when all are there. Prints the binary directory on
+# stdout as its last line; progress goes to stderr.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -10,7 +11,7 @@ source "$here/lib.sh"
 
 bin_dir="$(testenv_bin_dir)"
 missing=()
-for binary in kube-apiserver etcd kubectl; do
+for binary in kube-apiserver etcd kubectl kube-controller-manager kube-scheduler "$(testenv_kwok_binary)"; do
   [[ -x "$bin_dir/$binary" ]] || missing+=("$binary")
 done
 if (( ${#missing[@]} == 0 )); then
@@ -21,7 +22,7 @@ fi
 go_bin="$(command -v go || true)"
 if [[ -z "$go_bin" && -x /usr/local/go/bin/go ]]; then go_bin=/usr/local/go/bin/go; fi
 if [[ -z "$go_bin" ]]; then
-  echo "testenv: go is not installed (needed once to build kube-apiserver and etcd into $bin_dir)" >&2
+  echo "testenv: go is not installed (needed once to build ${missing[*]} into $bin_dir)" >&2
   exit 1
 fi
 
@@ -42,6 +43,7 @@ build_date="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 start=$SECONDS
 echo "testenv: downloading modules" >&2
 "$go_bin" mod download
+(cd kwok && "$go_bin" mod download)
 echo "testenv: modules ready after $((SECONDS - start)) s; building ${missing[*]}" >&2
 
 ldflags="-s -w"
@@ -51,9 +53,11 @@ for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
 done
 for binary in "${missing[@]}"; do
   case "$binary" in
-    kube-apiserver|kubectl) "$go_bin" build -ldflags "$ldflags" -o "$staging/$binary" "k8s.io/kubernetes/cmd/$binary" ;;
+    kube-apiserver|kubectl|kube-controller-manager|kube-scheduler) "$go_bin" build -ldflags "$ldflags" -o "$staging/$binary" "k8s.io/kubernetes/cmd/$binary" ;;
     etcd) "$go_bin" build -ldflags "-s -w -X go.etcd.io/etcd/api/v3/version.GitSHA=$etcd_version" \
             -o "$staging/etcd" go.etcd.io/etcd/server/v3 ;;
+    kwok-*) (cd kwok && "$go_bin" build -ldflags "-s -w -X sigs.k8s.io/kwok/pkg/consts.Version=${binary#kwok-}" \
+              -o "$staging/$binary" sigs.k8s.io/kwok/cmd/kwok) ;;
   esac
   echo "testenv: $binary built after $((SECONDS - start)) s" >&2
 done

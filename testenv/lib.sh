@@ -8,6 +8,11 @@ testenv_module_version() {
     "$testenv_here/go.mod"
 }
 
+# kwok pins its version in its own module (kwok/go.mod); the version is in the cached binary's name.
+testenv_kwok_binary() {
+  echo "kwok-$(awk '$1 == "sigs.k8s.io/kwok" { print $2; exit }' "$testenv_here/kwok/go.mod")"
+}
+
 testenv_bin_dir() {
   local root="${REACTIVE_INFORMER_TESTENV_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/reactive-informer/testenv}"
   echo "$root/kube-$(testenv_module_version k8s.io/kubernetes)-etcd-$(testenv_module_version go.etcd.io/etcd/server/v3)"

@@ -1,18 +1,24 @@
 #!/usr/bin/env bash
-# A real etcd + kube-apiserver on 127.0.0.1 for the end-to-end tests.
+# A real etcd + kube-apiserver on 127.0.0.1 for the end-to-end tests, and on demand the rest of a control
+# plane: kube-controller-manager, kube-scheduler and kwok's fake nodes.
 #
-#   testenv.sh start [DIR]            build the binaries if missing, generate certs and a token, start etcd and
+#   testenv.sh start [--control-plane] [DIR]
+#                                     build the binaries if missing, generate certs and a token, start etcd and
 #                                     kube-apiserver, wait for /readyz; prints DIR (state, logs,
-#                                     DIR/kubeconfig, DIR/testenv.properties) as the last stdout line
-#   testenv.sh stop DIR               stop both and delete etcd's data (idempotent); logs stay
+#                                     DIR/kubeconfig, DIR/testenv.properties) as the last stdout line.
+#                                     With --control-plane also kube-controller-manager, kube-scheduler and
+#                                     kwok with TESTENV_NODES fake nodes, waited for until Ready (see start_controller_manager)
+#   testenv.sh stop DIR               stop every process and delete etcd's data (idempotent); logs stay
 #   testenv.sh stop-apiserver DIR | start-apiserver DIR | restart-apiserver DIR
 #   testenv.sh stop-etcd DIR      | start-etcd DIR      | restart-etcd DIR
 #   testenv.sh kill-apiserver DIR | kill-etcd DIR      SIGKILL (a crash); start-* brings it back
+#   testenv.sh {stop,start,restart,kill}-{controller-manager,scheduler} DIR   (--control-plane environments)
 #   testenv.sh compact DIR            expire every resourceVersion handed out so far (see below)
 #   testenv.sh snapshot-etcd DIR NAME | restore-etcd DIR NAME
 #                                     copy etcd's data aside / put etcd back on that copy (see below)
 #
 # TESTENV_FEATURE_GATES: kube-apiserver's --feature-gates (default ShardedListAndWatch=true; empty for none).
+# TESTENV_NODES: how many fake nodes a --control-plane environment gets (default 10).
 #
 # Ports are picked at random below the kernel's ephemeral range so that a restarted process gets its
 # port back. With TESTENV_OWNER_PID set, `start` also leaves a watchdog that stops the environment
@@ -28,6 +34,8 @@ APISERVER_READY_TIMEOUT="${TESTENV_APISERVER_READY_TIMEOUT:-120}"
 # default, as an older or stock server answers.
 FEATURE_GATES="${TESTENV_FEATURE_GATES-ShardedListAndWatch=true}"
 ETCD_READY_TIMEOUT="${TESTENV_ETCD_READY_TIMEOUT:-30}"
+CONTROL_PLANE_READY_TIMEOUT="${TESTENV_CONTROL_PLANE_READY_TIMEOUT:-120}"
+CONTROL_PLANE_NODES="${TESTENV_NODES:-10}"
 STOP_TIMEOUT=20
 
 die() { echo "testenv: $*" >&2; exit 1; }
@@ -147,7 +155,8 @@ start_apiserver() { # start_apiserver DIR
   local port pki="$dir/pki"
   port="$(prop "$dir" apiserverPort)"
   # ServiceAccount admission is off because nothing creates the `default` service account without a
-  # controller manager: with it on, every pod create would fail. Everything else is the stock set.
+  # controller manager: with it on, every pod create would fail (and with --control-plane, a pod created
+  # right after its namespace would race the service account's creation). Everything else is the stock set.
   # The watch grace period bounds a SIGTERM: without it the server waits for open watches (which live
   # 30+ minutes) until its 60 s shutdown timeout; with it, watches are ended after 2 s and it exits
   # in about 3 s, as a real apiserver's rolling restart does.
@@ -177,6 +186,117 @@ start_apiserver() { # start_apiserver DIR
     --cacert "$pki/ca.crt" --cert "$pki/admin.crt" --key "$pki/admin.key" "https://127.0.0.1:$port/readyz"
 }
 
+# The rest of a control plane (--control-plane). Each component has its own client certificate and
+# kubeconfig; the controller manager and the scheduler are the identities the bootstrap RBAC policy binds
+# (system:kube-controller-manager, system:kube-scheduler), and the controller manager runs each controller
+# as its own service account, as kubeadm sets it up. Leader election is off: there is one of each, and a
+# restart must not wait out a lease. Client rate limits are raised so that thousands of pods are created,
+# bound and deleted at the rate the apiserver takes rather than at client-go's defaults (20 and 50 qps).
+# Their serving certificates are self-signed (--cert-dir), hence curl -k for the health checks on loopback.
+start_controller_manager() { # start_controller_manager DIR
+  local dir="$1"
+  alive "$dir/kube-controller-manager.pid" && return 0
+  local port pki="$dir/pki" kubeconfig="$dir/kube-controller-manager.kubeconfig"
+  port="$(prop "$dir" kubeControllerManagerPort)"
+  setsid "$(prop "$dir" binDir)/kube-controller-manager" \
+    --kubeconfig="$kubeconfig" \
+    --authentication-kubeconfig="$kubeconfig" \
+    --authorization-kubeconfig="$kubeconfig" \
+    --bind-address=127.0.0.1 \
+    --secure-port="$port" \
+    --cert-dir="$dir/kube-controller-manager" \
+    --controllers='*' \
+    --leader-elect=false \
+    --use-service-account-credentials=true \
+    --service-account-private-key-file="$pki/sa.key" \
+    --root-ca-file="$pki/ca.crt" \
+    --cluster-signing-cert-file="$pki/ca.crt" \
+    --cluster-signing-key-file="$pki/ca.key" \
+    --service-cluster-ip-range=10.0.0.0/24 \
+    --kube-api-qps=500 \
+    --kube-api-burst=1000 \
+    --profiling=false \
+    >>"$dir/kube-controller-manager.log" 2>&1 </dev/null &
+  echo $! >"$dir/kube-controller-manager.pid"
+  wait_ready "$dir" kube-controller-manager "$CONTROL_PLANE_READY_TIMEOUT" -k "https://127.0.0.1:$port/healthz"
+}
+
+start_scheduler() { # start_scheduler DIR
+  local dir="$1"
+  alive "$dir/kube-scheduler.pid" && return 0
+  local port kubeconfig="$dir/kube-scheduler.kubeconfig"
+  port="$(prop "$dir" kubeSchedulerPort)"
+  setsid "$(prop "$dir" binDir)/kube-scheduler" \
+    --kubeconfig="$kubeconfig" \
+    --authentication-kubeconfig="$kubeconfig" \
+    --authorization-kubeconfig="$kubeconfig" \
+    --bind-address=127.0.0.1 \
+    --secure-port="$port" \
+    --cert-dir="$dir/kube-scheduler" \
+    --leader-elect=false \
+    --kube-api-qps=500 \
+    --kube-api-burst=1000 \
+    --profiling=false \
+    >>"$dir/kube-scheduler.log" 2>&1 </dev/null &
+  echo $! >"$dir/kube-scheduler.pid"
+  wait_ready "$dir" kube-scheduler "$CONTROL_PLANE_READY_TIMEOUT" -k "https://127.0.0.1:$port/healthz"
+}
+
+# kwok plays the kubelet of every node annotated kwok.x-k8s.io/node=fake, through the stages in
+# kwok/stages.yaml, and renews each node's Lease: without the renewals the node lifecycle controller
+# finds the nodes unreachable after 40 s and marks all their pods not Ready. Pod IPs come from a /16 that
+# is never routed: they are only strings in pod status.
+start_kwok() { # start_kwok DIR
+  local dir="$1"
+  alive "$dir/kwok.pid" && return 0
+  local port
+  port="$(prop "$dir" kwokPort)"
+  setsid "$(prop "$dir" binDir)/$(testenv_kwok_binary)" \
+    --config="$here/kwok/stages.yaml" \
+    --kubeconfig="$dir/kwok.kubeconfig" \
+    --manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake \
+    --node-ip=127.0.0.1 \
+    --cidr=10.244.0.0/16 \
+    --server-address="127.0.0.1:$port" \
+    --node-lease-duration-seconds=40 \
+    >>"$dir/kwok.log" 2>&1 </dev/null &
+  echo $! >"$dir/kwok.pid"
+  wait_ready "$dir" kwok "$CONTROL_PLANE_READY_TIMEOUT" "http://127.0.0.1:$port/healthz"
+}
+
+# Fake nodes big enough for thousands of pods without resource requests, labelled type=kwok, untainted so
+# that any pod may land on them. kwok turns them Ready; the wait is for that.
+create_nodes() { # create_nodes DIR
+  local dir="$1" i manifest="" kubectl
+  for (( i = 0; i < CONTROL_PLANE_NODES; i++ )); do
+    manifest+="apiVersion: v1
+kind: Node
+metadata:
+  name: kwok-node-$i
+  annotations:
+    kwok.x-k8s.io/node: fake
+  labels:
+    type: kwok
+    kubernetes.io/hostname: kwok-node-$i
+    kubernetes.io/os: linux
+status:
+  allocatable: {cpu: '64', memory: 256Gi, pods: '1000'}
+  capacity: {cpu: '64', memory: 256Gi, pods: '1000'}
+---
+"
+  done
+  kubectl="$(prop "$dir" binDir)/kubectl"
+  printf '%s' "$manifest" | "$kubectl" --kubeconfig="$dir/kubeconfig" apply -f - >>"$dir/nodes.log" 2>&1 \
+    || { log_tail "$dir/nodes.log"; die "could not create the fake nodes"; }
+  "$kubectl" --kubeconfig="$dir/kubeconfig" wait node -l type=kwok --for=condition=Ready \
+    --timeout="${CONTROL_PLANE_READY_TIMEOUT}s" >>"$dir/nodes.log" 2>&1 \
+    || { log_tail "$dir/kwok.log"; die "the fake nodes did not turn Ready (log: $dir/kwok.log)"; }
+}
+
+start_control_plane() { # start_control_plane DIR
+  start_controller_manager "$1" && start_scheduler "$1" && start_kwok "$1" && create_nodes "$1"
+}
+
 cert() { # cert PKI NAME SUBJECT EXTENSIONS: EC P-256 key and a CA-signed certificate
   local pki="$1" name="$2"
   openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$pki/$name.key" 2>/dev/null
@@ -187,7 +307,7 @@ cert() { # cert PKI NAME SUBJECT EXTENSIONS: EC P-256 key and a CA-signed certif
   rm -f "$pki/$name.csr" "$pki/$name.ext"
 }
 
-generate_pki() { # generate_pki DIR
+generate_pki() { # generate_pki DIR CONTROL_PLANE(true|false)
   local pki="$1/pki"
   mkdir -p "$pki"
   openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$pki/ca.key" 2>/dev/null
@@ -212,6 +332,11 @@ extendedKeyUsage=clientAuth"
   chmod 600 "$pki/token" "$pki/tokens.csv"
   openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$pki/sa.key" 2>/dev/null
   openssl pkey -in "$pki/sa.key" -pubout -out "$pki/sa.pub" 2>/dev/null
+  if [[ "$2" == true ]]; then
+    cert "$pki" kube-controller-manager "/CN=system:kube-controller-manager" "$client"
+    cert "$pki" kube-scheduler "/CN=system:kube-scheduler" "$client"
+    cert "$pki" kwok "/O=system:masters/CN=testenv-kwok" "$client"
+  fi
 }
 
 write_kubeconfig() { # write_kubeconfig DIR
@@ -251,6 +376,30 @@ contexts:
     cluster: testenv
     user: token
 current-context: admin
+EOF
+}
+
+write_component_kubeconfig() { # write_component_kubeconfig DIR NAME: DIR/NAME.kubeconfig with pki/NAME.{crt,key}
+  local dir="$1" pki="$1/pki"
+  cat >"$dir/$2.kubeconfig" <<EOF
+apiVersion: v1
+kind: Config
+clusters:
+- name: testenv
+  cluster:
+    server: $(prop "$dir" server)
+    certificate-authority: $pki/ca.crt
+users:
+- name: $2
+  user:
+    client-certificate: $pki/$2.crt
+    client-key: $pki/$2.key
+contexts:
+- name: $2
+  context:
+    cluster: testenv
+    user: $2
+current-context: $2
 EOF
 }
 
@@ -314,8 +463,15 @@ start_watchdog() { # start_watchdog DIR OWNER_PID
   echo $! >"$dir/watchdog.pid"
 }
 
-start() { # start [DIR]
-  local dir="${1:-}"
+start() { # start [--control-plane] [DIR] (in either order)
+  local dir="" control_plane=false argument
+  for argument in "$@"; do
+    case "$argument" in
+      --control-plane) control_plane=true ;;
+      -*) die "unknown option $argument" ;;
+      *) [[ -z "$dir" ]] || die "usage: testenv.sh start [--control-plane] [DIR]"; dir="$argument" ;;
+    esac
+  done
   if [[ -z "$dir" ]]; then
     dir="$(mktemp -d "${TMPDIR:-/tmp}/reactive-informer-testenv.XXXXXX")"
   fi
@@ -327,7 +483,7 @@ start() { # start [DIR]
   bin_dir="$("$here/build.sh" | tail -n 1)"
   local t_build=$(( SECONDS - t0 ))
 
-  generate_pki "$dir"
+  generate_pki "$dir" "$control_plane"
   local etcd_port etcd_peer_port apiserver_port
   read -r etcd_port etcd_peer_port apiserver_port <<<"$(pick_ports 3)"
   cat >"$dir/testenv.properties" <<EOF
@@ -348,6 +504,17 @@ tokenFile=$dir/pki/token
 kubernetesVersion=$(testenv_module_version k8s.io/kubernetes)
 etcdVersion=$(testenv_module_version go.etcd.io/etcd/server/v3)
 EOF
+  if [[ "$control_plane" == true ]]; then
+    local controller_manager_port scheduler_port kwok_port
+    read -r controller_manager_port scheduler_port kwok_port <<<"$(pick_ports 3)"
+    cat >>"$dir/testenv.properties" <<EOF
+controlPlane=true
+kubeControllerManagerPort=$controller_manager_port
+kubeSchedulerPort=$scheduler_port
+kwokPort=$kwok_port
+nodes=$CONTROL_PLANE_NODES
+EOF
+  fi
   write_kubeconfig "$dir"
   if [[ -n "${TESTENV_OWNER_PID:-}" ]]; then start_watchdog "$dir" "$TESTENV_OWNER_PID"; fi
 
@@ -356,13 +523,29 @@ EOF
     stop "$dir"
     exit 1
   fi
-  echo "testenv: started in $dir (binaries ready in ${t_build}s, etcd + kube-apiserver ready in $(( SECONDS - t1 ))s)" >&2
+  local started="etcd + kube-apiserver ready in $(( SECONDS - t1 ))s"
+  if [[ "$control_plane" == true ]]; then
+    local t2=$SECONDS name
+    for name in kube-controller-manager kube-scheduler kwok; do write_component_kubeconfig "$dir" "$name"; done
+    # A subshell, so that its die still reaches the stop below.
+    if ! ( start_control_plane "$dir" ); then
+      stop "$dir"
+      exit 1
+    fi
+    started+=", control plane with $CONTROL_PLANE_NODES Ready nodes in $(( SECONDS - t2 ))s"
+  fi
+  echo "testenv: started in $dir (binaries ready in ${t_build}s, $started)" >&2
   echo "$dir"
 }
 
 stop() { # stop DIR
   local dir="$1"
   [[ -f "$dir/testenv.properties" ]] || return 0
+  # The control plane first (none runs without --control-plane): were the apiserver gone first, they
+  # would spend their shutdown retrying it.
+  stop_process "$dir" kwok
+  stop_process "$dir" kube-scheduler
+  stop_process "$dir" kube-controller-manager
   stop_process "$dir" kube-apiserver
   stop_process "$dir" etcd
   # The watchdog may be the caller: only the properties file going away tells it to stop.
@@ -377,10 +560,14 @@ stop() { # stop DIR
 }
 
 need_dir() { [[ -n "${1:-}" && -f "$1/testenv.properties" ]] || die "no running environment in '${1:-}'"; }
+need_control_plane() {
+  need_dir "${1:-}"
+  grep -qx 'controlPlane=true' "$1/testenv.properties" || die "$1 was started without --control-plane"
+}
 
 command="${1:-}"; shift || true
 case "$command" in
-  start) start "${1:-}" ;;
+  start) start "$@" ;;
   stop) [[ -n "${1:-}" ]] || die "usage: testenv.sh stop DIR"; stop "$1" ;;
   stop-apiserver) need_dir "${1:-}"; stop_process "$1" kube-apiserver ;;
   start-apiserver) need_dir "${1:-}"; start_apiserver "$1" ;;
@@ -390,8 +577,16 @@ case "$command" in
   restart-etcd) need_dir "${1:-}"; stop_process "$1" etcd; start_etcd "$1" ;;
   kill-apiserver) need_dir "${1:-}"; kill_process "$1" kube-apiserver ;;
   kill-etcd) need_dir "${1:-}"; kill_process "$1" etcd ;;
+  stop-controller-manager) need_control_plane "${1:-}"; stop_process "$1" kube-controller-manager ;;
+  start-controller-manager) need_control_plane "${1:-}"; start_controller_manager "$1" ;;
+  restart-controller-manager) need_control_plane "${1:-}"; stop_process "$1" kube-controller-manager; start_controller_manager "$1" ;;
+  kill-controller-manager) need_control_plane "${1:-}"; kill_process "$1" kube-controller-manager ;;
+  stop-scheduler) need_control_plane "${1:-}"; stop_process "$1" kube-scheduler ;;
+  start-scheduler) need_control_plane "${1:-}"; start_scheduler "$1" ;;
+  restart-scheduler) need_control_plane "${1:-}"; stop_process "$1" kube-scheduler; start_scheduler "$1" ;;
+  kill-scheduler) need_control_plane "${1:-}"; kill_process "$1" kube-scheduler ;;
   compact) need_dir "${1:-}"; compact "$1" ;;
   snapshot-etcd) need_dir "${1:-}"; [[ -n "${2:-}" ]] || die "usage: testenv.sh snapshot-etcd DIR NAME"; snapshot_etcd "$1" "$2" ;;
   restore-etcd) need_dir "${1:-}"; [[ -n "${2:-}" ]] || die "usage: testenv.sh restore-etcd DIR NAME"; restore_etcd "$1" "$2" ;;
-  *) die "usage: testenv.sh start [DIR] | stop DIR | {stop,start,restart,kill}-{apiserver,etcd} DIR | compact DIR | {snapshot,restore}-etcd DIR NAME" ;;
+  *) die "usage: testenv.sh start [--control-plane] [DIR] | stop DIR | {stop,start,restart,kill}-{apiserver,etcd,controller-manager,scheduler} DIR | compact DIR | {snapshot,restore}-etcd DIR NAME" ;;
 esac

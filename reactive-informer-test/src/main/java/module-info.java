@@ -5,6 +5,7 @@
 module io.reactiveinformer.test.junit {
     requires transitive io.reactiveinformer.test;
     requires transitive org.junit.jupiter.api;
+    requires org.junit.platform.commons;
     requires transitive io.netty.common;
     requires io.netty.transport;
     requires reactor.netty.core;

@@ -42,6 +42,12 @@ class KubeApiServerSmokeTest {
     }
 
     @Test
+    void runsTheApiServerWithoutTheRestOfAControlPlane() {
+        assertThat(env.hasControlPlane()).isFalse();
+        assertThat(ApiCalls.json(admin.get("/api/v1/nodes")).path("items").valueStream()).isEmpty();
+    }
+
+    @Test
     void kubeconfigHasAdminAndRestrictedContexts() throws Exception {
         String kubeconfig = Files.readString(env.kubeconfig());
 

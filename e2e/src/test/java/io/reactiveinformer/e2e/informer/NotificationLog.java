@@ -15,7 +15,7 @@ import java.util.function.Consumer;
  * that it missed no final state: for every key, the resourceVersion of the last state it was handed and
  * its last deletion. Thread-safe (a subscriber's signals arrive on a delivery worker, checks run elsewhere).
  */
-final class NotificationLog<T extends KubernetesObject> implements Consumer<Notification<T>> {
+public final class NotificationLog<T extends KubernetesObject> implements Consumer<Notification<T>> {
 
     private final Map<String, T> view = new HashMap<>();
     /** key → the sequence number of the last add or update. */
@@ -53,7 +53,7 @@ final class NotificationLog<T extends KubernetesObject> implements Consumer<Noti
     }
 
     /** The objects the subscriber believes exist. */
-    synchronized List<T> view() {
+    public synchronized List<T> view() {
         return new ArrayList<>(view.values());
     }
 
@@ -72,7 +72,7 @@ final class NotificationLog<T extends KubernetesObject> implements Consumer<Noti
     }
 
     /** Every key ever handed as an add or update. */
-    synchronized Set<String> shownKeys() {
+    public synchronized Set<String> shownKeys() {
         return Set.copyOf(lastShown.keySet());
     }
 
@@ -89,7 +89,7 @@ final class NotificationLog<T extends KubernetesObject> implements Consumer<Noti
      * after the last state it saw, or was told with a last state older than that one. Empty when it missed
      * no deletion.
      */
-    synchronized List<String> missedDeletions(Collection<String> listed) {
+    public synchronized List<String> missedDeletions(Collection<String> listed) {
         Set<String> present = Set.copyOf(listed);
         List<String> problems = new ArrayList<>();
         for (Map.Entry<String, Long> shown : lastShown.entrySet()) {

@@ -19,8 +19,16 @@ import javax.net.ssl.SSLContext;
  * parameter of a JUnit test annotated {@code @KubeApiServerTest} (module {@code reactive-informer-test}).
  *
  * <p>The environment is shared by every test in the JVM: a hook affects all of them, and objects created
- * by one test stay visible to the next, so tests use their own namespaces or names. There is no
- * controller manager: namespaces never finish terminating and pods are never scheduled.
+ * by one test stay visible to the next, so tests use their own namespaces or names.
+ *
+ * <p>An environment started with {@code testenv.sh start --control-plane} ({@link #hasControlPlane()}; get
+ * one with {@link #startOrAttachControlPlane()}) also runs kube-controller-manager (every default
+ * controller: garbage collector, namespace, Deployment, ReplicaSet, service accounts, which also put a
+ * {@code default} ServiceAccount and a {@code kube-root-ca.crt} ConfigMap in every namespace),
+ * kube-scheduler, and kwok playing the kubelet of fake Nodes labelled {@code type=kwok}: pods are
+ * scheduled, turn Running and Ready, and are deleted without containers. Without it there is no controller
+ * manager: namespaces never finish terminating, owner references are never followed and pods are never
+ * scheduled.
  *
  * <p>The hooks block the calling thread until the environment is back to the stated state (bounded: they
  * throw {@link IllegalStateException} with the server's log tail when it does not get there), so call
@@ -34,6 +42,13 @@ public final class KubeApiServer implements AutoCloseable {
     public static final String KUBECONFIG_PROPERTY = "reactive-informer.kubeconfig";
     /** System property naming the {@code testenv/} directory. */
     public static final String TESTENV_DIR_PROPERTY = "reactive-informer.testenv";
+    /**
+     * Environment variable naming the kubeconfig of a running environment with a control plane to reuse, for
+     * {@link #startOrAttachControlPlane()}.
+     */
+    public static final String CONTROL_PLANE_KUBECONFIG_ENV = "REACTIVE_INFORMER_CONTROL_PLANE_KUBECONFIG";
+    /** System property with the same meaning as {@link #CONTROL_PLANE_KUBECONFIG_ENV}; wins over it. */
+    public static final String CONTROL_PLANE_KUBECONFIG_PROPERTY = "reactive-informer.controlPlaneKubeconfig";
 
     private static final Duration HOOK_TIMEOUT = Duration.ofMinutes(3);
     /** Bounds a start that first has to build both binaries (a cold build takes several minutes). */
@@ -48,6 +63,7 @@ public final class KubeApiServer implements AutoCloseable {
     private final String kubernetesVersion;
     private final Path tokenFile;
     private final Path binaries;
+    private final boolean controlPlane;
     private final boolean owned;
 
     private KubeApiServer(Path directory, Properties properties, boolean owned) {
@@ -65,6 +81,7 @@ public final class KubeApiServer implements AutoCloseable {
         String token = properties.getProperty("tokenFile");
         this.tokenFile = token == null || token.isBlank() ? null : Path.of(token);
         this.binaries = Path.of(required(properties, "binDir"));
+        this.controlPlane = Boolean.parseBoolean(properties.getProperty("controlPlane"));
     }
 
     /**
@@ -79,7 +96,30 @@ public final class KubeApiServer implements AutoCloseable {
      * @throws IllegalStateException when it cannot be found or started
      */
     public static KubeApiServer startOrAttach() {
-        String kubeconfig = System.getProperty(KUBECONFIG_PROPERTY, System.getenv(KUBECONFIG_ENV));
+        return startOrAttach(System.getProperty(KUBECONFIG_PROPERTY, System.getenv(KUBECONFIG_ENV)), false);
+    }
+
+    /**
+     * As {@link #startOrAttach()}, for an environment with the rest of a control plane: the one whose
+     * {@code kubeconfig} the system property {@value #CONTROL_PLANE_KUBECONFIG_PROPERTY} or the environment
+     * variable {@value #CONTROL_PLANE_KUBECONFIG_ENV} names, otherwise a new one started with
+     * {@code testenv.sh start --control-plane}. It is a different environment from {@link #startOrAttach()}'s:
+     * a cluster's controllers change what tests write (a {@code kube-root-ca.crt} ConfigMap in every namespace,
+     * pods scheduled and run, Deployments' status), which tests of the API server alone must not see.
+     *
+     * @throws IllegalStateException when it cannot be found or started, or the one named runs no control plane
+     */
+    public static KubeApiServer startOrAttachControlPlane() {
+        KubeApiServer server = startOrAttach(System.getProperty(CONTROL_PLANE_KUBECONFIG_PROPERTY,
+                System.getenv(CONTROL_PLANE_KUBECONFIG_ENV)), true);
+        if (!server.hasControlPlane()) {
+            throw new IllegalStateException(server + " runs no control plane: " + CONTROL_PLANE_KUBECONFIG_ENV
+                    + " must name the kubeconfig of an environment started with testenv.sh start --control-plane");
+        }
+        return server;
+    }
+
+    private static KubeApiServer startOrAttach(String kubeconfig, boolean controlPlane) {
         if (kubeconfig != null && !kubeconfig.isBlank()) {
             return attach(Path.of(kubeconfig).toAbsolutePath().getParent());
         }
@@ -91,7 +131,7 @@ public final class KubeApiServer implements AutoCloseable {
         catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        script.start(dir, START_TIMEOUT);
+        script.start(dir, START_TIMEOUT, controlPlane);
         return read(dir, true);
     }
 
@@ -173,6 +213,14 @@ public final class KubeApiServer implements AutoCloseable {
         return tokenFile;
     }
 
+    /**
+     * Whether the environment runs the rest of a control plane (kube-controller-manager, kube-scheduler and
+     * kwok's fake nodes), as {@code testenv.sh start --control-plane} starts it; see the class comment.
+     */
+    public boolean hasControlPlane() {
+        return controlPlane;
+    }
+
     /** The kube-apiserver's version, e.g. {@code v1.36.3}. */
     public String kubernetesVersion() {
         return kubernetesVersion;
@@ -196,7 +244,10 @@ public final class KubeApiServer implements AutoCloseable {
         return script.testenvDirectory();
     }
 
-    /** Holds the certificates, logs ({@code kube-apiserver.log}, {@code etcd.log}) and etcd's data. */
+    /**
+     * Holds the certificates, logs ({@code kube-apiserver.log}, {@code etcd.log}, and with a control plane
+     * {@code kube-controller-manager.log}, {@code kube-scheduler.log}, {@code kwok.log}) and etcd's data.
+     */
     public Path directory() {
         return directory;
     }

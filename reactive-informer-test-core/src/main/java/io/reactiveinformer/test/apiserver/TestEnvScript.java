@@ -41,11 +41,11 @@ final class TestEnvScript {
     }
 
     /**
-     * Starts an environment in {@code dir}. The script also leaves a watchdog that stops it should this
-     * JVM die without closing it.
+     * Starts an environment in {@code dir}, with the rest of a control plane when {@code controlPlane}. The
+     * script also leaves a watchdog that stops it should this JVM die without closing it.
      */
-    void start(Path dir, Duration timeout) {
-        run("start", dir, timeout, true, new String[0]);
+    void start(Path dir, Duration timeout, boolean controlPlane) {
+        run("start", dir, timeout, true, controlPlane ? new String[] {"--control-plane"} : new String[0]);
     }
 
     /**

@@ -1,17 +1,22 @@
 package io.reactiveinformer.test.junit;
 
 import io.reactiveinformer.test.apiserver.KubeApiServer;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
+import org.junit.platform.commons.support.AnnotationSupport;
 
 /**
  * Resolves {@link KubeApiServer} parameters, starting the environment on first use with
- * {@link KubeApiServer#startOrAttach()} (which says where it comes from) and closing it when the test
- * run ends. Failing to start is an error of every test that asked for the environment, never a skip.
+ * {@link KubeApiServer#startOrAttach()}, or {@link KubeApiServer#startOrAttachControlPlane()} for a class
+ * annotated {@code @KubeApiServerTest(controlPlane = true)} (which say where it comes from), and closing it
+ * when the test run ends. Failing to start is an error of every test that asked for the environment, never
+ * a skip.
  *
- * <p>The environment lives in the root {@link ExtensionContext.Store}, so one JVM starts it once.
+ * <p>Each of the two environments lives in the root {@link ExtensionContext.Store}, so one JVM starts each
+ * at most once.
  */
 public final class KubeApiServerExtension implements ParameterResolver {
 
@@ -25,10 +30,19 @@ public final class KubeApiServerExtension implements ParameterResolver {
 
     @Override
     public Object resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
+        boolean controlPlane = extensionContext.getTestClass()
+                .flatMap(type -> AnnotationSupport.findAnnotation(type, KubeApiServerTest.class))
+                .map(KubeApiServerTest::controlPlane)
+                .orElse(false);
+        Supplier<KubeApiServer> start = controlPlane ? KubeApiServer::startOrAttachControlPlane : KubeApiServer::startOrAttach;
         return extensionContext.getRoot().getStore(NAMESPACE)
-                .getOrComputeIfAbsent(RunningEnvironment.class, key -> RunningEnvironment.acquire(),
+                .getOrComputeIfAbsent(new Key(controlPlane), key -> RunningEnvironment.acquire(start),
                         RunningEnvironment.class)
                 .server();
+    }
+
+    /** Which of the two environments. */
+    private record Key(boolean controlPlane) {
     }
 
     /**
@@ -46,9 +60,9 @@ public final class KubeApiServerExtension implements ParameterResolver {
             return environment;
         }
 
-        static RunningEnvironment acquire() {
+        static RunningEnvironment acquire(Supplier<KubeApiServer> start) {
             try {
-                return new RunningEnvironment(KubeApiServer.startOrAttach(), null);
+                return new RunningEnvironment(start.get(), null);
             }
             catch (RuntimeException e) {
                 return new RunningEnvironment(null, e);
