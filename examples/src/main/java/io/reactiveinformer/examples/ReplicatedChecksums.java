@@ -4,6 +4,7 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Lease;
 import io.reactiveinformer.api.PatchType;
 import io.reactiveinformer.api.ResourceType;
+import io.reactiveinformer.api.ShardSelector;
 import io.reactiveinformer.client.KubernetesClient;
 import io.reactiveinformer.client.ResourceClient;
 import io.reactiveinformer.config.ClientConfig;
@@ -30,7 +31,8 @@ import reactor.core.publisher.Mono;
  * A controller meant to run as several replicas: it keeps the annotation
  * {@code example.reactiveinformer.io/checksum} of every ConfigMap in one namespace equal to a hash of its
  * data and labels, either with leader election (one replica works, the others stand by) or sharded (the replicas split
- * the ConfigMaps between them).
+ * the ConfigMaps between them, each caching only its share: server-side shard selectors on the uid, filtered
+ * locally where the server ignores them).
  *
  * <pre>
  * ReplicatedChecksums leader|shards [identity] [namespace] [duration]
@@ -86,7 +88,10 @@ public final class ReplicatedChecksums {
         }
     }
 
-    /** One replica: its own informer (every replica caches every ConfigMap), controller and election. */
+    /**
+     * One replica: its own informer (leader-elected, it caches every ConfigMap; sharded, only those of the shards
+     * it holds), controller and election.
+     */
     static Disposable replica(KubernetesClient client, String namespace, String identity, boolean sharded) {
         ResourceClient<V1ConfigMap> maps = client.resource(V1ConfigMap.class).inNamespace(namespace);
         ResourceClient<V1Lease> leases = client.resource(V1Lease.class).inNamespace(namespace);
@@ -102,7 +107,7 @@ public final class ReplicatedChecksums {
                                 .thenReturn(Result.done()))
                         .orElse(Mono.just(Result.done())));
         if (sharded) {
-            builder.sharding(ShardElector.builder(leases, "checksums", identity).build());
+            builder.sharding(ShardElector.builder(leases, "checksums", identity).build(), ShardSelector.Key.UID);
         } else {
             builder.leaderElection(LeaderElector.builder(leases, "checksums", identity).build());
         }
