@@ -13,6 +13,9 @@
 # the events/s are the rate the control plane produced them at, which the contender can only keep up with.
 # CONTENDERS: any of "reactive-informer client-go", each round in that order, the next round rotated.
 # SKIP_BUILD=1 uses the benchmarks jar as built; OUT is the results directory.
+# The whole script is one function, read in full before it runs (as run.sh): editing this file during a run
+# cannot change what the run does.
+main() {
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -135,7 +138,7 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 cols = [("synced_ms", "synced ms"), ("sync_cpu_ms", "sync CPU ms"), ("sync_peak_heap_mb", "sync peak heap MB"),
         ("idle_cpu_ms", "idle CPU ms (10 s)"), ("watch_events", "churn events"), ("notifications", "notifications"),
         ("churn_s", "events window s"), ("events_per_s", "events/s"), ("peak_events_per_s", "peak events/s (1 s)"),
-        ("churn_cpu_ms", "churn CPU ms"), ("churn_peak_heap_mb", "churn peak heap MB"), ("retained_mb", "retained MB"),
+        ("churn_cpu_ms", "churn CPU ms"), ("churn_jit_cpu_ms", "of which JIT"), ("churn_gc_cpu_ms", "of which GC"), ("churn_peak_heap_mb", "churn peak heap MB"), ("retained_mb", "retained MB"),
         ("rollout_s", "rollout s"), ("converged_ms", "cache = LIST after ms"), ("relists", "relists"), ("restarts", "watch restarts"),
         ("cache_equals_list", "cache = LIST")]
 out = ["# Realistic load: pods of Deployments moved through their lifecycle by kwok", "",
@@ -149,8 +152,8 @@ out = ["# Realistic load: pods of Deployments moved through their lifecycle by k
        " the Deployments' pods are Running and none terminating (rollout s, from the first patch). Churn events:"
        " watch events (no bookmarks) after synced; events/s: those over the window from the first to the last"
        " one, i.e. the rate the control plane produced them at; notifications: what the handler was called with"
-       " after synced. Churn CPU: the process's, from the first patch to the settled rollout. Cache = LIST: the"
-       " cache's names and resourceVersions equal a fresh LIST's once the rollout settled (after ms: how long"
+       " after synced. Churn CPU: the process's, from the first patch to the settled rollout; of which JIT and GC:"
+       " the CPU of the JVM's compiler threads (a lower bound) and collector threads over it, from /proc. Cache = LIST: the cache's names and resourceVersions equal a fresh LIST's once the rollout settled (after ms: how long"
        " until it did). Heap above the baseline before the informer; JVM: used heap, peaks from GC notifications;"
        " client-go: heap objects sampled every 2 ms for peaks, HeapInuse after GC retained, as in run.sh."
        " Relists and watch restarts after synced (client-go reports no watch restart).", "",
@@ -170,3 +173,5 @@ out += ["", "Machine: " + sys.argv[4] + ".", ""]
 open(sys.argv[2], "w").write("\n".join(out))
 EOF
 echo "realistic-load: rounds in $csv, table in $md" >&2
+}
+main "$@"

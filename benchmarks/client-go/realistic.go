@@ -144,7 +144,7 @@ func realistic() {
 	if window > 0 {
 		perSecond = float64(events) / window
 	}
-	fmt.Printf("%d,%d,%d,%s,%d,%d,%d,%.1f,%.0f,%d,%d,%s,%s,%d,%d,n/a,%t\n", listed, synced.Milliseconds(),
+	fmt.Printf("%d,%d,%d,%s,%d,%d,%d,%.1f,%.0f,%d,%d,n/a,n/a,%s,%s,%d,%d,n/a,%t\n", listed, synced.Milliseconds(),
 		int64((syncedCPU-cpu)*1000), mb(syncPeak), int64(idleCPU*1000), events, notifications.Load(),
 		window, perSecond, peak, int64(churnCPU*1000), mb(churnPeak), mb(retained), converged,
 		clock.relists.Load(), equal)

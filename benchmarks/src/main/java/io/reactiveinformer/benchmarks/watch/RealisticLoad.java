@@ -13,6 +13,8 @@ import io.reactiveinformer.informer.Notification;
 import io.reactiveinformer.informer.SharedIndexInformer;
 import io.reactiveinformer.informer.SharedInformerFactory;
 import io.reactiveinformer.informer.SubscriberOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,6 +26,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import reactor.core.Disposable;
 
 /**
@@ -41,7 +44,7 @@ import reactor.core.Disposable;
 public final class RealisticLoad {
 
     static final String COLUMNS = "pods,synced_ms,sync_cpu_ms,sync_peak_heap_mb,idle_cpu_ms,watch_events,notifications,"
-            + "churn_s,events_per_s,peak_events_per_s,churn_cpu_ms,churn_peak_heap_mb,retained_mb,converged_ms,"
+            + "churn_s,events_per_s,peak_events_per_s,churn_cpu_ms,churn_jit_cpu_ms,churn_gc_cpu_ms,churn_peak_heap_mb,retained_mb,converged_ms,"
             + "relists,restarts,cache_equals_list";
 
     private static final Duration DEADLINE = Duration.ofMinutes(10);
@@ -93,12 +96,15 @@ public final class RealisticLoad {
 
         PeakHeap churnHeap = PeakHeap.start();
         double churnStartCpu = Harness.cpuSeconds();
+        // a cold JVM compiles its hot paths during the churn: the compilers' and the collector's share of it
+        long[] jvmStart = jvmThreadsCpuMillis();
         Files.createFile(ready);
         while (!Files.exists(stop)) {
             Thread.sleep(100);
         }
         long churnPeak = churnHeap.stop() - baseline;
         double churnCpu = Harness.cpuSeconds() - churnStartCpu;
+        long[] jvmEnd = jvmThreadsCpuMillis();
 
         long convergeStart = System.nanoTime();
         boolean equal = false;
@@ -115,11 +121,11 @@ public final class RealisticLoad {
         long retained = Harness.settledHeapAfterGc() - baseline;
 
         double window = events.windowSeconds();
-        System.out.printf(Locale.ROOT, "%d,%d,%d,%.1f,%d,%d,%d,%.1f,%.0f,%d,%d,%.1f,%.1f,%d,%d,%d,%b%n", listed,
+        System.out.printf(Locale.ROOT, "%d,%d,%d,%.1f,%d,%d,%d,%.1f,%.0f,%d,%d,%d,%d,%.1f,%.1f,%d,%d,%d,%b%n", listed,
                 (synced - start) / 1_000_000, Math.round((syncedCpu - cpu) * 1000), syncPeak / 1048576.0,
                 Math.round(idleCpu * 1000), events.count(), notifications.get(), window,
                 window > 0 ? events.count() / window : 0.0, events.peakPerSecond(), Math.round(churnCpu * 1000),
-                churnPeak / 1048576.0, retained / 1048576.0, converged, events.relists.get(),
+                jvmEnd[0] - jvmStart[0], jvmEnd[1] - jvmStart[1], churnPeak / 1048576.0, retained / 1048576.0, converged, events.relists.get(),
                 events.restarts.get(), equal);
         factory.shutdown().block(DEADLINE);
         client.close();
@@ -129,6 +135,38 @@ public final class RealisticLoad {
     private static Map<String, String> versions(SharedIndexInformer<V1Pod> pods) {
         return pods.indexer().list().stream().collect(Collectors.toMap(pod -> pod.getMetadata().getName(),
                 pod -> pod.getMetadata().getResourceVersion()));
+    }
+
+    /**
+     * CPU time so far of the JVM's compiler threads and of its garbage collector's threads, from
+     * {@code /proc/self/task} (they are no Java threads, so the ThreadMXBean does not see them). A compiler
+     * thread that the JVM has retired meanwhile takes its time with it: the compilers' share is a lower bound.
+     */
+    private static long[] jvmThreadsCpuMillis() {
+        long[] millis = new long[2];
+        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+            for (Path task : tasks.toList()) {
+                String name;
+                String[] stat;
+                try {
+                    name = Files.readString(task.resolve("comm")).strip();
+                    String line = Files.readString(task.resolve("stat"));
+                    // fields after the parenthesised name: state is field 3, utime 14 and stime 15
+                    stat = line.substring(line.lastIndexOf(')') + 2).split(" ");
+                } catch (IOException exited) {
+                    continue;
+                }
+                int kind = name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler") ? 0
+                        : name.startsWith("GC Thread") || name.startsWith("G1 ") ? 1 : -1;
+                if (kind >= 0) {
+                    // clock ticks of 10 ms (USER_HZ is 100 on Linux)
+                    millis[kind] += (Long.parseLong(stat[11]) + Long.parseLong(stat[12])) * 10;
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return millis;
     }
 
     /**
