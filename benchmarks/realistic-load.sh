@@ -154,7 +154,7 @@ out = ["# Realistic load: pods of Deployments moved through their lifecycle by k
        " one, i.e. the rate the control plane produced them at; notifications: what the handler was called with"
        " after synced. Churn CPU: the process's, from the first patch to the settled rollout; of which JIT and GC:"
        " the CPU of the JVM's compiler threads (a lower bound) and collector threads over it, from /proc. Cache = LIST: the cache's names and resourceVersions equal a fresh LIST's once the rollout settled (after ms: how long"
-       " until it did). Heap above the baseline before the informer; JVM: used heap, peaks from GC notifications;"
+       " until it did, its LISTs included). Heap above the baseline before the informer; JVM: used heap, peaks from GC notifications;"
        " client-go: heap objects sampled every 2 ms for peaks, HeapInuse after GC retained, as in run.sh."
        " Relists and watch restarts after synced (client-go reports no watch restart).", "",
        "Reproduce: `benchmarks/realistic-load.sh` (DEPLOYMENTS, REPLICAS, NODES, RUNS, CONTENDERS); every round in "
@@ -163,12 +163,14 @@ out = ["# Realistic load: pods of Deployments moved through their lifecycle by k
        "|---|---|" + "---|" * len(cols)]
 for r in rows:
     out.append(f"| {r['contender']} | {r['round']} | " + " | ".join(r[c[0]] for c in cols) + " |")
-def median(column):
+def median(rounds, column):
     try:
-        return f"{statistics.median(float(r[column]) for r in rows):g}"
+        return f"{statistics.median(float(r[column]) for r in rounds):g}"
     except ValueError:
-        return "/".join(sorted({r[column] for r in rows}))
-out.append(f"| **median** | {len(rows)} | " + " | ".join(median(c[0]) for c in cols) + " |")
+        return "/".join(sorted({r[column] for r in rounds}))
+for contender in dict.fromkeys(r["contender"] for r in rows):
+    rounds = [r for r in rows if r["contender"] == contender]
+    out.append(f"| **{contender}, median** | {len(rounds)} | " + " | ".join(median(rounds, c[0]) for c in cols) + " |")
 out += ["", "Machine: " + sys.argv[4] + ".", ""]
 open(sys.argv[2], "w").write("\n".join(out))
 EOF
