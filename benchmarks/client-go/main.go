@@ -11,7 +11,8 @@
 // (matrix, latency, threads, slow), BENCH_WARMUP_SERVER, FANOUT_N, FANOUT_SUBSCRIBERS, WATCH_MAX_N,
 // SYNC_DEADLINE_S, LAT_RATE, LAT_COUNT, INFORMERS, SLOW_RATE,
 // SLOW_SECONDS, SLOW_HANDLER_MS, SLOW_SAMPLE_SECONDS, SLOW_TOGETHER, ISO_RATE, ISO_SECONDS, ISO_CPU_MS,
-// ISO_SLEEP_MS, ISO_FAST, ISO_GRACE_S (isolation).
+// ISO_SLEEP_MS, ISO_FAST, ISO_GRACE_S (isolation). BENCH_MODE=realistic is a round of
+// benchmarks/realistic-load.sh against a real cluster instead (see realistic.go), with no arguments.
 package main
 
 import (
@@ -288,6 +289,10 @@ func report(mode string, index int, r round, fields string) {
 
 func main() {
 	mode := env("BENCH_MODE", "matrix")
+	if mode == "realistic" {
+		realistic()
+		return
+	}
 	for i, r := range plan(mode, arg(2, 1), arg(3, 1), arg(4, 1)) {
 		var fields string
 		switch mode {
