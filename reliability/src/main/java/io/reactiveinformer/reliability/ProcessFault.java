@@ -1,6 +1,7 @@
 package io.reactiveinformer.reliability;
 
 import io.reactiveinformer.test.apiserver.KubeApiServer;
+import java.util.List;
 
 /**
  * The faults the test environment's hooks make to its processes: each returns once the hook did, that is
@@ -12,7 +13,18 @@ enum ProcessFault {
     APISERVER_SIGKILL("apiserver SIGKILL"),
     ETCD_RESTART("etcd restart"),
     ETCD_SIGKILL("etcd SIGKILL"),
-    COMPACTION("compaction (every resourceVersion expired)");
+    COMPACTION("compaction (every resourceVersion expired)"),
+    CONTROLLER_MANAGER_RESTART("kube-controller-manager restart"),
+    CONTROLLER_MANAGER_SIGKILL("kube-controller-manager SIGKILL"),
+    SCHEDULER_RESTART("kube-scheduler restart"),
+    SCHEDULER_SIGKILL("kube-scheduler SIGKILL");
+
+    /** The faults of the apiserver and etcd, which every environment has. */
+    static final List<ProcessFault> OF_STORAGE = List.of(APISERVER_RESTART, APISERVER_SIGKILL, ETCD_RESTART, ETCD_SIGKILL,
+            COMPACTION);
+    /** The faults of the rest of a control plane ({@link KubeApiServer#hasControlPlane()}). */
+    static final List<ProcessFault> OF_CONTROL_PLANE = List.of(CONTROLLER_MANAGER_RESTART, CONTROLLER_MANAGER_SIGKILL,
+            SCHEDULER_RESTART, SCHEDULER_SIGKILL);
 
     /** How reports name it. */
     final String label;
@@ -34,6 +46,16 @@ enum ProcessFault {
                 env.startEtcd();
             }
             case COMPACTION -> env.compact();
+            case CONTROLLER_MANAGER_RESTART -> env.restartControllerManager();
+            case CONTROLLER_MANAGER_SIGKILL -> {
+                env.killControllerManager();
+                env.startControllerManager();
+            }
+            case SCHEDULER_RESTART -> env.restartScheduler();
+            case SCHEDULER_SIGKILL -> {
+                env.killScheduler();
+                env.startScheduler();
+            }
         }
     }
 }

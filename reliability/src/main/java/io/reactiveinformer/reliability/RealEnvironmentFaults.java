@@ -116,9 +116,9 @@ final class RealEnvironmentFaults {
                         "real env: subscriber of the RBAC-granted informer", granted::objects);
                 for (int window = 0; window < windows; window++) {
                     // the process faults in turn, then the RBAC revocation
-                    ProcessFault[] processFaults = ProcessFault.values();
-                    int turn = window % (processFaults.length + 1);
-                    ProcessFault fault = turn < processFaults.length ? processFaults[turn] : null;
+                    List<ProcessFault> processFaults = ProcessFault.OF_STORAGE;
+                    int turn = window % (processFaults.size() + 1);
+                    ProcessFault fault = turn < processFaults.size() ? processFaults.get(turn) : null;
                     String kind = fault != null ? fault.label : RBAC;
                     // the churn goes on through the fault: what the server refused meanwhile is simply not there
                     Disposable changes = withRetries(churn, 30).subscribe();

@@ -2,9 +2,18 @@ package io.reactiveinformer.reliability;
 
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1Deployment;
+import io.kubernetes.client.openapi.models.V1DeploymentSpec;
+import io.kubernetes.client.openapi.models.V1LabelSelector;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1PodSpec;
+import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
+import io.kubernetes.client.openapi.models.V1ReplicaSet;
 import io.reactiveinformer.api.KubernetesClientException;
+import io.reactiveinformer.api.PatchType;
 import io.reactiveinformer.api.WatchEvent;
 import io.reactiveinformer.client.KubernetesClient;
 import io.reactiveinformer.client.ResourceClient;
@@ -26,6 +35,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -56,9 +66,15 @@ import reactor.core.scheduler.Schedulers;
  * converged, no informer died and every sampled series is flat after a warm-up (its least-squares slope
  * moves it by less than 10 % of its mean, or by less than 3 for small counts, over the run).
  *
- * <p>Usage: {@code Soak [MINUTES [RATE [OUT_DIR [SEED]]]]}, default 60 minutes, 1,000 changes/s (the
- * report says what the server sustained), {@code reliability/results/soak}. Attaches to the environment
- * {@code REACTIVE_INFORMER_KUBECONFIG} names, else starts one. Started by {@code reliability/soak.sh}.
+ * <p>With {@code --control-plane} it runs on an environment with the rest of a control plane
+ * ({@link KubeApiServer#startOrAttachControlPlane()}): kube-controller-manager and kube-scheduler are restarted
+ * and killed among the other faults, and a Deployment of kwok-run pods is scaled between 0 and 200 after every
+ * fault (back to 100 before each check), its pods and ReplicaSets followed by three more informers.
+ *
+ * <p>Usage: {@code Soak [--control-plane] [MINUTES [RATE [OUT_DIR [SEED]]]]}, default 60 minutes, 1,000
+ * changes/s (the report says what the server sustained), {@code reliability/results/soak}. Attaches to the
+ * environment {@code REACTIVE_INFORMER_KUBECONFIG} (with a control plane:
+ * {@code REACTIVE_INFORMER_CONTROL_PLANE_KUBECONFIG}) names, else starts one. Started by {@code reliability/soak.sh}.
  *
  * <p>Blocks its main thread (it is a program): informers, writers and checks run on Reactor's schedulers.
  */
@@ -69,9 +85,8 @@ public final class Soak {
     private static final Duration DEADLINE = Duration.ofMinutes(2);
     private static final int NAMESPACES = 4;
     private static final int SLOTS_PER_NAMESPACE = 500;
-    /** Compactions count twice: they are the fault that makes every informer relist. */
-    private static final ProcessFault[] FAULTS = {ProcessFault.APISERVER_RESTART, ProcessFault.APISERVER_SIGKILL,
-            ProcessFault.ETCD_RESTART, ProcessFault.ETCD_SIGKILL, ProcessFault.COMPACTION, ProcessFault.COMPACTION};
+    /** The Deployment's size at each check, and twice its most. */
+    private static final int PODS_AT_CHECK = 100;
 
     /** One informer, or one subscriber's view, and the LIST it must equal. */
     private record Target<T extends KubernetesObject>(String name, Supplier<? extends List<? extends T>> holds,
@@ -80,11 +95,14 @@ public final class Soak {
 
     private final KubeApiServer env;
     private final SplittableRandom random;
+    /** Compactions count twice: they are the fault that makes every informer relist. */
+    private final List<ProcessFault> faultKinds = new ArrayList<>();
     private final List<Target<?>> targets = new ArrayList<>();
     private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
     private final Map<String, IntSupplier> buffers = new ConcurrentHashMap<>();
     private final AtomicLong relists = new AtomicLong();
     private final AtomicLong restarts = new AtomicLong();
+    private final AtomicLong scalesRefused = new AtomicLong();
     private final Map<String, AtomicLong> recoveries = new ConcurrentHashMap<>();
     private final Map<String, Integer> faults = new TreeMap<>();
     private final List<SoakSample> samples = new ArrayList<>();
@@ -94,16 +112,23 @@ public final class Soak {
     private Soak(KubeApiServer env, long seed) {
         this.env = env;
         this.random = new SplittableRandom(seed);
+        faultKinds.addAll(ProcessFault.OF_STORAGE);
+        faultKinds.add(ProcessFault.COMPACTION);
+        if (env.hasControlPlane()) {
+            faultKinds.addAll(ProcessFault.OF_CONTROL_PLANE);
+        }
     }
 
-    public static void main(String[] args) throws IOException {
+    public static void main(String[] options) throws IOException {
+        boolean controlPlane = options.length > 0 && options[0].equals("--control-plane");
+        String[] args = controlPlane ? Arrays.copyOfRange(options, 1, options.length) : options;
         Duration length = Duration.ofMinutes(args.length > 0 ? Long.parseLong(args[0]) : 60);
         int rate = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
         Path out = Path.of(args.length > 2 ? args[2] : "reliability/results/soak");
         long seed = args.length > 3 ? Long.parseLong(args[3]) : 1;
         Files.createDirectories(out);
         boolean pass;
-        try (KubeApiServer env = KubeApiServer.startOrAttach()) {
+        try (KubeApiServer env = controlPlane ? KubeApiServer.startOrAttachControlPlane() : KubeApiServer.startOrAttach()) {
             Soak soak = new Soak(env, seed);
             String report = soak.run(length, rate, out);
             System.out.println(report);
@@ -131,6 +156,7 @@ public final class Soak {
             Disposable.Composite subscriptions = Disposables.composite();
             SharedInformerFactory a = factory(first);
             SharedInformerFactory b = factory(second);
+            Deployed deployed = env.hasControlPlane() ? deploy(admin, run, subscriptions, a, b) : null;
             ResourceClient<V1ConfigMap> maps = admin.resource(V1ConfigMap.class).inAnyNamespace();
             for (String ns : namespaces) {
                 follow(subscriptions, a, InformerSpec.of(V1ConfigMap.class).inNamespace(ns), ListerWatcher.of(maps.inNamespace(ns)));
@@ -170,12 +196,18 @@ public final class Soak {
                 writer.resume();
                 while (System.nanoTime() - cycleStart < CYCLE.toNanos()) {
                     Mono.delay(Duration.ofMillis(3_000 + random.nextInt(7_000))).block();
-                    ProcessFault fault = FAULTS[random.nextInt(FAULTS.length)];
+                    ProcessFault fault = faultKinds.get(random.nextInt(faultKinds.size()));
                     fault.inject(env);
                     faults.merge(fault.label, 1, Integer::sum);
                     System.err.println(Instant.now() + " fault: " + fault.label);
+                    if (deployed != null) {
+                        deployed.scale(random.nextInt(2 * PODS_AT_CHECK + 1));
+                    }
                 }
                 writer.pause();
+                if (deployed != null) {
+                    deployed.scale(PODS_AT_CHECK);
+                }
                 double churnSeconds = (System.nanoTime() - cycleStart) / 1e9;
                 long checkMillis = check(samples.size() + 1);
                 long made = writer.made();
@@ -186,6 +218,9 @@ public final class Soak {
             subscriptions.dispose();
             List<String> dead = informers.stream().filter(i -> i.isStopped() || !i.isStarted()).map(SharedIndexInformer::name).toList();
             a.shutdown().then(b.shutdown()).block(DEADLINE);
+            if (deployed != null) {
+                namespaces.add(deployed.namespace());
+            }
             for (String ns : namespaces) {
                 admin.resource(V1Namespace.class).delete(ns).onErrorResume(e -> Mono.empty()).block(DEADLINE);
             }
@@ -195,6 +230,49 @@ public final class Soak {
             Files.writeString(out.resolve("soak.md"), report);
             return report;
         }
+    }
+
+    /** The Deployment the control plane's controllers and kwok's nodes run, and how often scaling it was refused. */
+    private record Deployed(ResourceClient<V1Deployment> deployments, String namespace, AtomicLong refused) {
+
+        static final String NAME = "soak";
+
+        /** Sets its replicas; a refusal (an apiserver fault in progress) is counted, not retried. */
+        void scale(int replicas) {
+            deployments.patch(NAME, PatchType.MERGE, "{\"spec\":{\"replicas\":" + replicas + "}}")
+                    .onErrorResume(KubernetesClientException.class, e -> {
+                        refused.incrementAndGet();
+                        return Mono.empty();
+                    })
+                    .block(DEADLINE);
+        }
+    }
+
+    /**
+     * A namespace with a Deployment of {@link #PODS_AT_CHECK} pods (one container each, an image that kwok's nodes
+     * never pull), followed by informers of its pods (whole and metadata-only) and of its ReplicaSets.
+     */
+    private Deployed deploy(KubernetesClient admin, String run, Disposable.Composite subscriptions,
+                            SharedInformerFactory a, SharedInformerFactory b) {
+        String namespace = run + "-pods";
+        admin.resource(V1Namespace.class).create(new V1Namespace().apiVersion("v1").kind("Namespace")
+                .metadata(new V1ObjectMeta().name(namespace))).block(DEADLINE);
+        Map<String, String> labels = Map.of("app", Deployed.NAME);
+        ResourceClient<V1Deployment> deployments = admin.resource(V1Deployment.class).inNamespace(namespace);
+        deployments.create(new V1Deployment().apiVersion("apps/v1").kind("Deployment")
+                .metadata(new V1ObjectMeta().name(Deployed.NAME))
+                .spec(new V1DeploymentSpec().replicas(PODS_AT_CHECK)
+                        .selector(new V1LabelSelector().matchLabels(labels))
+                        .template(new V1PodTemplateSpec().metadata(new V1ObjectMeta().labels(labels))
+                                .spec(new V1PodSpec().containers(List.of(
+                                        new V1Container().name("app").image("example.invalid/app:1"))))))).block(DEADLINE);
+        ResourceClient<V1Pod> pods = admin.resource(V1Pod.class).inNamespace(namespace);
+        follow(subscriptions, a, InformerSpec.of(V1Pod.class).inNamespace(namespace), ListerWatcher.of(pods));
+        follow(subscriptions, b, InformerSpec.metadataOnly(V1Pod.class).inNamespace(namespace),
+                ListerWatcher.of(pods.metadataOnly()));
+        follow(subscriptions, b, InformerSpec.of(V1ReplicaSet.class).inNamespace(namespace),
+                ListerWatcher.of(admin.resource(V1ReplicaSet.class).inNamespace(namespace)));
+        return new Deployed(deployments, namespace, scalesRefused);
     }
 
     /** Default options, as an application would run them; the metrics are only read for the samples. */
@@ -356,6 +434,10 @@ public final class Soak {
                 .append(" changes/s on average while churning (").append(made).append(" changes made, ")
                 .append(samples.isEmpty() ? 0 : samples.get(samples.size() - 1).refused())
                 .append(" refused by a server that was down or by a racing change to the same name)\n")
+                .append(env.hasControlPlane() ? "- control plane: kube-controller-manager, kube-scheduler and kwok's nodes;"
+                        + " a Deployment scaled to between 0 and " + 2 * PODS_AT_CHECK + " pods after every fault, to "
+                        + PODS_AT_CHECK + " before each check (scales refused by a server that was down: "
+                        + scalesRefused.get() + ")\n" : "")
                 .append("- informers: ").append(informers.size()).append(" on two clients, subscribers: ")
                 .append(targets.size() - informers.size()).append(" (COALESCE, UNBOUNDED, BOUNDED(4096), slow, throwing)\n")
                 .append("- cycle: ").append(CYCLE.toSeconds()).append(" s of churn with a fault every 3 to 10 s, then the churn")

@@ -302,6 +302,45 @@ public final class KubeApiServer implements AutoCloseable {
     }
 
     /**
+     * Stops then starts kube-controller-manager, and returns once its {@code /healthz} answers; it then
+     * takes its leader lease again before its controllers act. Only with {@link #hasControlPlane()}.
+     */
+    public void restartControllerManager() {
+        script.run("restart-controller-manager", directory, HOOK_TIMEOUT);
+    }
+
+    /**
+     * Kills kube-controller-manager with SIGKILL: its controllers stop acting until
+     * {@link #startControllerManager()}. Only with {@link #hasControlPlane()}.
+     */
+    public void killControllerManager() {
+        script.run("kill-controller-manager", directory, HOOK_TIMEOUT);
+    }
+
+    /** Starts kube-controller-manager and returns once its {@code /healthz} answers. Only with {@link #hasControlPlane()}. */
+    public void startControllerManager() {
+        script.run("start-controller-manager", directory, HOOK_TIMEOUT);
+    }
+
+    /** Stops then starts kube-scheduler, and returns once its {@code /healthz} answers. Only with {@link #hasControlPlane()}. */
+    public void restartScheduler() {
+        script.run("restart-scheduler", directory, HOOK_TIMEOUT);
+    }
+
+    /**
+     * Kills kube-scheduler with SIGKILL: new pods stay unscheduled until {@link #startScheduler()}. Only with
+     * {@link #hasControlPlane()}.
+     */
+    public void killScheduler() {
+        script.run("kill-scheduler", directory, HOOK_TIMEOUT);
+    }
+
+    /** Starts kube-scheduler and returns once its {@code /healthz} answers. Only with {@link #hasControlPlane()}. */
+    public void startScheduler() {
+        script.run("start-scheduler", directory, HOOK_TIMEOUT);
+    }
+
+    /**
      * Saves etcd's data as snapshot {@code name} (letters, digits, {@code . _ -}), replacing one of that
      * name. etcd is stopped for the copy, a second or two that the kube-apiserver sees as an etcd outage.
      */
