@@ -34,6 +34,10 @@ record DecodedChunk<T>(List<WatchEvent<T>> decoded, RuntimeException error) {
     }
 
     Flux<WatchEvent<T>> events() {
+        if (error == null && decoded.size() == 1) {
+            // a server writes an event per chunk: a scalar source, which concatMap takes without subscribing
+            return Flux.just(decoded.get(0));
+        }
         Flux<WatchEvent<T>> events = Flux.fromIterable(decoded);
         return error == null ? events : events.concatWith(Flux.error(error));
     }
