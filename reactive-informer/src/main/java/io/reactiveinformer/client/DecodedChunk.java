@@ -15,7 +15,10 @@ import reactor.core.publisher.Mono;
  */
 record DecodedChunk<T>(List<WatchEvent<T>> decoded, RuntimeException error) {
 
-    /** A watch response's events, decoded by {@code decoder} from its {@code body}; ends by checking the stream ended between events. */
+    /**
+     * A watch response's events, decoded by {@code decoder} from its {@code body}; at the body's end, fails if
+     * it ended inside an event.
+     */
     static <T> Flux<WatchEvent<T>> watchEvents(Flux<? extends ByteBuf> body, WatchEventDecoder<T> decoder) {
         // decode inside onNext (the buffer is released when it returns); queue only decoded events
         return body.map(buf -> decode(decoder, buf))

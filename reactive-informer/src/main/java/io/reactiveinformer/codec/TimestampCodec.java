@@ -40,12 +40,12 @@ final class TimestampCodec {
     }
 
     /**
-     * The {@code length} characters of {@code chars} from {@code offset}, in the forms the API server writes, {@code uuuu-MM-ddTHH:mm:ssZ} with an optional fraction of one to
-     * nine digits, parsed without a formatter; {@code null} for any other text, which then goes to the
-     * ISO formatter. Same result as {@code OffsetDateTime.parse(text, ISO_OFFSET_DATE_TIME)} for every
-     * text it accepts (an invalid date or time is left to the formatter too, to fail the same way). A
-     * pod carries a dozen timestamps, and the formatter's general parse was a sixth of the CPU time of
-     * decoding a 100k-pod list.
+     * The {@code length} characters of {@code chars} from {@code offset} (a parser's buffer), in the forms
+     * the API server writes, {@code uuuu-MM-ddTHH:mm:ssZ} with an optional fraction of one to nine digits,
+     * parsed without a formatter; {@code null} for any other text, which then goes to the ISO formatter.
+     * Same result as {@code OffsetDateTime.parse(text, ISO_OFFSET_DATE_TIME)} for every text it accepts (an
+     * invalid date or time is left to the formatter too, to fail the same way). A pod carries a dozen
+     * timestamps, and the formatter's general parse was a sixth of the CPU time of decoding a 100k-pod list.
      */
     static OffsetDateTime parseUtc(char[] chars, int offset, int length) {
         if (length < 20 || chars[offset + length - 1] != 'Z' || chars[offset + 4] != '-' || chars[offset + 7] != '-'

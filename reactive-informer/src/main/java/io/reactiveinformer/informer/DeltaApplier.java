@@ -45,7 +45,7 @@ final class DeltaApplier<T extends KubernetesObject> {
         return applyReplace((FifoEntry.Replace<T>) entry);
     }
 
-    /** Applies {@code delta} to the cache; what handlers are told, or {@code null} for a deletion of a key not cached. */
+    /** Applies {@code delta} to the cache; what handlers are told, {@code null} for a deletion of an uncached key. */
     private Notification<T> applyDelta(String key, Delta<T> delta) {
         if (delta.type() == DeltaType.DELETED) {
             T old = indexer.delete(key).orElse(null);
