@@ -79,6 +79,8 @@ if [[ "${1:-}" == "--smoke" ]]; then
 fi
 JVM_FLAGS=${JVM_FLAGS:-"-Xms1g -Xmx6g -XX:+UseG1GC"}
 ZGC=${ZGC:-1}
+# the ZGC rows are the latency phase's
+if [[ " $PHASES " != *" latency "* ]]; then ZGC=0; fi
 java_feature() { "$1" -version 2>&1 | sed -nE '1s/.*version "([0-9]+).*/\1/p'; }
 if [[ -z "${ZGC_JAVA:-}" ]]; then
   for candidate in java /usr/lib/jvm/*/bin/java; do
