@@ -25,7 +25,8 @@
 # also runs this library pinned to that many cores with taskset; 0: not), INFORMERS,
 # SLOW_RATE, SLOW_SECONDS, SLOW_HANDLER_MS, SLOW_SAMPLE_SECONDS, ISO_RATE, ISO_SECONDS, ISO_CPU_MS,
 # ISO_SLEEP_MS, ISO_FAST, ISO_GRACE_S, ISO_RUNS, STORM_N, STORM_RATE, STORM_SECONDS, STORM_BASELINE_S, STORM_JOINS,
-# STORM_RUNS, PHASES (any of "slow threads matrix latency isolation workqueue storm"; storm only when named),
+# STORM_RUNS, ZGC (1: the latency phase runs every JVM contender once more with generational ZGC, as a
+# `<name>-zgc` row; 0: not), ZGC_JAVA (a JDK 21+ for those rows; default: the first found), ZGC_FLAGS, PHASES (any of "slow threads matrix latency isolation workqueue storm"; storm only when named),
 # OUT (the results directory), KEEP_RESULTS=1 (re-run only PHASES into OUT: the other phases' rounds
 # in raw.log and the machine record stay, the tables and charts are redrawn from both).
 # The whole script is one function, read in full before it runs: editing this file during a run
@@ -77,6 +78,22 @@ if [[ "${1:-}" == "--smoke" ]]; then
   ISO_SECONDS=${SMOKE_ISO_SECONDS:-10}; ISO_RUNS=1
 fi
 JVM_FLAGS=${JVM_FLAGS:-"-Xms1g -Xmx6g -XX:+UseG1GC"}
+ZGC=${ZGC:-1}
+# the ZGC rows are the latency phase's
+if [[ " $PHASES " != *" latency "* ]]; then ZGC=0; fi
+java_feature() { "$1" -version 2>&1 | sed -nE '1s/.*version "([0-9]+).*/\1/p'; }
+if [[ -z "${ZGC_JAVA:-}" ]]; then
+  for candidate in java /usr/lib/jvm/*/bin/java; do
+    if [[ $(java_feature "$candidate" 2>/dev/null || echo 0) -ge 21 ]]; then ZGC_JAVA=$candidate; break; fi
+  done
+fi
+ZGC_JAVA=${ZGC_JAVA:-}
+if [[ $ZGC == 1 && -z "$ZGC_JAVA" ]]; then echo "no JDK 21+ found for the ZGC rows: ZGC_JAVA=... or ZGC=0" >&2; exit 1; fi
+if [[ -z "${ZGC_FLAGS:-}" && -n "$ZGC_JAVA" ]]; then
+  # from JDK 24 ZGC is generational only and -XX:+ZGenerational is obsolete (a warning on every start)
+  ZGC_FLAGS="-Xms1g -Xmx6g -XX:+UseZGC"
+  if (( $(java_feature "$ZGC_JAVA") < 24 )); then ZGC_FLAGS+=" -XX:+ZGenerational"; fi
+fi
 OUT=${OUT:-$BENCH/results}
 JAR=$BENCH/target/benchmarks.jar
 PKG=io.reactiveinformer.benchmarks.sidebyside
@@ -115,6 +132,7 @@ BEGAN=$(date +%s)
   echo "go: $(go version | cut -d' ' -f3)"
   echo "contenders: reactive-informer $(git -C "$ROOT" rev-parse --short HEAD), fabric8 kubernetes-client 7.9.0, client-java 27.0.0, client-go v0.36.6"
   echo "jvm flags: $JVM_FLAGS"
+  if [[ $ZGC == 1 ]]; then echo "zgc rows (latency): $("$ZGC_JAVA" -version 2>&1 | sed -n 2p) ($ZGC_JAVA), flags: $ZGC_FLAGS"; fi
   echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "matrix: sizes $SIZES; $EVENTS watch events at N <= $WATCH_MAX_N; $FANOUT_SUBSCRIBERS handlers at N=$FANOUT_N; sync deadline $SYNC_DEADLINE_S s; runs $RUNS; warm-up rounds on N=$WARMUP_N, $WARMUP_EVENTS events (6 before the small sizes, 1 before a large N); seed $SEED"
   echo "latency: at each of $LAT_RATES events/s, $LAT_COUNT events or $LAT_SECONDS s of them (whichever is fewer) after a sync of N=$SIDE_N, one warm-up stream like it first, first second discarded; runs $RUNS"
@@ -127,11 +145,16 @@ BEGAN=$(date +%s)
   echo "phases: $PHASES"
 } > "$OUT/machine.txt"
 
-OURS="java $JVM_FLAGS -cp $JAR $PKG.ReactiveInformerContender"
-F8="java $JVM_FLAGS -cp $BENCH/peers/target/peers.jar $PKG.Fabric8Contender"
+# each JVM contender's class path and main class, after the java command and its flags
+CEILING_MAIN="-cp $JAR $PKG.CeilingContender"
+OURS_MAIN="-cp $JAR $PKG.ReactiveInformerContender"
+F8_MAIN="-cp $BENCH/peers/target/peers.jar $PKG.Fabric8Contender"
 # the official client drops metadata.managedFields unless asked to keep them: keep them, so that every
 # contender caches the same objects
-OJ="java $JVM_FLAGS -Dkubernetes.client.includeManagedFields=true -cp $BENCH/peers/target/peers.jar $PKG.OfficialJavaContender"
+OJ_MAIN="-Dkubernetes.client.includeManagedFields=true -cp $BENCH/peers/target/peers.jar $PKG.OfficialJavaContender"
+OURS="java $JVM_FLAGS $OURS_MAIN"
+F8="java $JVM_FLAGS $F8_MAIN"
+OJ="java $JVM_FLAGS $OJ_MAIN"
 # list + watch like the other contenders (the WatchListClient streaming list is not replayed)
 CG="env KUBE_FEATURE_WatchListClient=false $BENCH/client-go/target/client-go-contender"
 HAVE_PEERS=0; [[ -f "$BENCH/peers/target/peers.jar" ]] && HAVE_PEERS=1
@@ -144,10 +167,22 @@ informer_contenders() {
   if [[ $HAVE_GO == 1 ]]; then echo "client-go|$CG|$1"; fi
 }
 
+# the latency phase's extra rows (issue 35): every JVM contender with generational ZGC, named <name>-zgc
+zgc_contenders() {
+  [[ $ZGC == 1 ]] || return 0
+  local j="$ZGC_JAVA $ZGC_FLAGS"
+  echo "ceiling-zgc|env CONTENDER_LABEL=ceiling-zgc $j $CEILING_MAIN|1"
+  echo "reactive-informer-zgc|env CONTENDER_LABEL=reactive-informer-zgc $j $OURS_MAIN|1"
+  if [[ $HAVE_PEERS == 1 ]]; then
+    echo "fabric8-zgc|env CONTENDER_LABEL=fabric8-zgc $j $F8_MAIN|1"
+    echo "official-java-zgc|env CONTENDER_LABEL=official-java-zgc $j $OJ_MAIN|1"
+  fi
+}
+
 # the matrix: the ceiling and every contender with one handler (FANOUT_N adds the fan-out rounds)
 matrix_contenders() {
   # no fan-out rounds for the ceiling: it has no handlers
-  echo "ceiling|env FANOUT_N=-1 java $JVM_FLAGS -cp $JAR $PKG.CeilingContender|1"
+  echo "ceiling|env FANOUT_N=-1 java $JVM_FLAGS $CEILING_MAIN|1"
   informer_contenders 1
   # how sync time scales with cores: the peers bind a list on one thread, this library on the delivery pool
   if (( PIN_CORES > 0 )); then
@@ -300,7 +335,7 @@ fi
 if [[ " $PHASES " == *" latency "* ]]; then
   t0=$(date +%s)
   URL=$SIDE_URL
-  mapfile -t LIST < <(echo "ceiling|java $JVM_FLAGS -cp $JAR $PKG.CeilingContender|1"; informer_contenders 1)
+  mapfile -t LIST < <(echo "ceiling|java $JVM_FLAGS $CEILING_MAIN|1"; informer_contenders 1; zgc_contenders)
   # one warm-up stream per process, like the measured one: without it the stream measured JIT compilation
   # and the GCs of start-up more than the pipeline (this library at 1,000/s: p99 29.8 ms cold, 1.5 ms after
   # one warm-up stream; benchmarks/profile.sh latency 1000 0|1, 2026-11-27)

@@ -70,7 +70,9 @@ SIDE_TABLES = {
                 "resourceVersion; each process runs one warm-up stream first, and the first second of the "
                 "measured stream is discarded. p99.9 and max are medians too; "
                 "every run's values are in `raw.csv`. A contender that cannot sustain the rate queues, and its "
-                "latency grows with the stream: compare with its events/s above. The ceiling decodes only.",
+                "latency grows with the stream: compare with its events/s above. The ceiling decodes only. "
+                "A `-zgc` row is the same JVM contender with generational ZGC on a JDK 21+ (`machine.txt` names "
+                "it and its flags) instead of the default G1 flags; its ratio is to ours on G1.",
                 [("lat_p50_ms", "p50", True), ("lat_p99_ms", "p99", True), ("lat_p999_ms", "p99.9", False),
                  ("lat_max_ms", "max", False), ("lat_samples", "samples", False)]),
     "threads": ("Threads alive with many informers (lower is better)",

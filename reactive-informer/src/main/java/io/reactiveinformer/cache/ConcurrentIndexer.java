@@ -207,15 +207,15 @@ public final class ConcurrentIndexer<T extends KubernetesObject> implements Inde
     public Optional<T> put(String key, T object) {
         synchronized (writeLock) {
             Content<T> c = content;
-            List<List<String>> newValues = valuesByIndex(c, key, object);
-            T old = c.items.get(key);
-            List<List<String>> oldValues = old == null ? null : valuesByIndex(c, key, old);
-            c.items.put(key, object);
+            T old = c.items.put(key, object);
+            // index by index, with no list of every index's values: this runs once per watch event
             for (int i = 0; i < c.all.size(); i++) {
-                if (oldValues == null) {
-                    c.all.get(i).add(key, newValues.get(i));
+                Index<T> index = c.all.get(i);
+                List<String> newValues = index.valuesForWrite(key, object);
+                if (old == null) {
+                    index.add(key, newValues);
                 } else {
-                    c.all.get(i).update(key, oldValues.get(i), newValues.get(i));
+                    index.update(key, index.valuesForWrite(key, old), newValues);
                 }
             }
             return Optional.ofNullable(old);
@@ -232,10 +232,10 @@ public final class ConcurrentIndexer<T extends KubernetesObject> implements Inde
             Content<T> c = content;
             T old = c.items.get(key);
             if (old != null) {
-                List<List<String>> oldValues = valuesByIndex(c, key, old);
                 c.items.remove(key);
                 for (int i = 0; i < c.all.size(); i++) {
-                    c.all.get(i).remove(key, oldValues.get(i));
+                    Index<T> index = c.all.get(i);
+                    index.remove(key, index.valuesForWrite(key, old));
                 }
             }
             return Optional.ofNullable(old);
@@ -263,14 +263,6 @@ public final class ConcurrentIndexer<T extends KubernetesObject> implements Inde
             content = new Content<>(newItems, newIndices);
             return Collections.unmodifiableMap(old.items);
         }
-    }
-
-    private static <T> List<List<String>> valuesByIndex(Content<T> c, String key, T object) {
-        List<List<String>> values = new ArrayList<>(c.all.size());
-        for (Index<T> index : c.all) {
-            values.add(index.valuesForWrite(key, object));
-        }
-        return values;
     }
 
     /**

@@ -189,10 +189,7 @@ public final class ResourceClient<T extends KubernetesObject> {
         String path = requests.watch(namespace, options);
         Flux<WatchEvent<T>> events = transport.exchange(HttpMethod.GET, path, null, null, accept(ACCEPT_METADATA), (response, body) -> {
             WatchEventDecoder<T> decoder = new WatchEventDecoder<>(transport.json(), type.type(), "GET " + path);
-            // decode inside onNext (the buffer is released when it returns); queue only decoded events
-            return body.map(buf -> DecodedChunk.decode(decoder, buf))
-                    .concatMap(DecodedChunk::events)
-                    .concatWith(Mono.fromRunnable(decoder::end));
+            return DecodedChunk.watchEvents(body, decoder);
         });
         if (options.timeoutSeconds() == null) {
             return events;

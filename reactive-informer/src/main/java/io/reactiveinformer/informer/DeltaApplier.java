@@ -28,21 +28,30 @@ final class DeltaApplier<T extends KubernetesObject> {
     /** Applies {@code entry} to the cache; the notifications, in the order handlers must see them. */
     List<Notification<T>> apply(FifoEntry<T> entry) {
         if (entry instanceof FifoEntry.Deltas<T> deltas) {
-            List<Notification<T>> notifications = new ArrayList<>(deltas.deltas().size());
-            for (Delta<T> delta : deltas.deltas()) {
-                applyDelta(deltas.key(), delta, notifications);
+            List<Delta<T>> pending = deltas.deltas();
+            if (pending.size() == 1) { // most entries: no list to grow
+                Notification<T> notification = applyDelta(deltas.key(), pending.get(0));
+                return notification == null ? List.of() : List.of(notification);
+            }
+            List<Notification<T>> notifications = new ArrayList<>(pending.size());
+            for (int i = 0; i < pending.size(); i++) {
+                Notification<T> notification = applyDelta(deltas.key(), pending.get(i));
+                if (notification != null) {
+                    notifications.add(notification);
+                }
             }
             return notifications;
         }
         return applyReplace((FifoEntry.Replace<T>) entry);
     }
 
-    private void applyDelta(String key, Delta<T> delta, List<Notification<T>> notifications) {
+    /** Applies {@code delta} to the cache; what handlers are told, {@code null} for a deletion of an uncached key. */
+    private Notification<T> applyDelta(String key, Delta<T> delta) {
         if (delta.type() == DeltaType.DELETED) {
-            indexer.delete(key).ifPresent(old -> notifications.add(notification(key, delta, old)));
-        } else {
-            notifications.add(notification(key, delta, indexer.put(key, delta.object()).orElse(null)));
+            T old = indexer.delete(key).orElse(null);
+            return old == null ? null : notification(key, delta, old);
         }
+        return notification(key, delta, indexer.put(key, delta.object()).orElse(null));
     }
 
     /*

@@ -2,8 +2,8 @@ package io.reactiveinformer.informer;
 
 import io.kubernetes.client.common.KubernetesObject;
 import io.reactiveinformer.cache.Indexer;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
+import java.util.ArrayDeque;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -20,7 +20,13 @@ import java.util.Map;
 final class KeyedDeltaQueue<T extends KubernetesObject> {
 
     private final Indexer<T> knownObjects;
-    private final LinkedHashMap<String, PendingDeltas<T>> pending = new LinkedHashMap<>();
+    /** The pending keys' deltas; their order is {@code order}. */
+    private final HashMap<String, PendingDeltas<T>> pending = new HashMap<>();
+    /**
+     * The pending keys in the order they first became pending. A queue beside the map rather than a
+     * {@code LinkedHashMap}, so that taking the first key allocates no iterator: this runs once per entry.
+     */
+    private final ArrayDeque<String> order = new ArrayDeque<>();
     private Map<String, T> relistItems;
     private String relistVersion;
     private long relistSelection;
@@ -43,6 +49,7 @@ final class KeyedDeltaQueue<T extends KubernetesObject> {
             }
             deltas = new PendingDeltas<>(before);
             pending.put(key, deltas);
+            order.offer(key);
         }
         deltas.append(delta);
     }
@@ -61,6 +68,7 @@ final class KeyedDeltaQueue<T extends KubernetesObject> {
     /** A relist: {@code items} by key at {@code resourceVersion}, newer than everything pending. */
     void replace(Map<String, T> items, String resourceVersion, long selection) {
         pending.clear();
+        order.clear();
         relistItems = items;
         relistVersion = resourceVersion;
         relistSelection = selection;
@@ -78,6 +86,7 @@ final class KeyedDeltaQueue<T extends KubernetesObject> {
                     PendingDeltas<T> deltas = new PendingDeltas<>(lastVersion);
                     deltas.append(new Delta<>(DeltaType.SYNC, object));
                     pending.put(key, deltas);
+                    order.offer(key);
                 });
             }
         }
@@ -94,13 +103,11 @@ final class KeyedDeltaQueue<T extends KubernetesObject> {
             relistVersion = null;
             return relist;
         }
-        Iterator<Map.Entry<String, PendingDeltas<T>>> first = pending.entrySet().iterator();
-        if (!first.hasNext()) {
+        String key = order.poll();
+        if (key == null) {
             return null;
         }
-        Map.Entry<String, PendingDeltas<T>> next = first.next();
-        first.remove();
-        return new FifoEntry.Deltas<>(next.getKey(), next.getValue().toList());
+        return new FifoEntry.Deltas<>(key, pending.remove(key).toList());
     }
 
     /**
@@ -114,8 +121,8 @@ final class KeyedDeltaQueue<T extends KubernetesObject> {
         if (relistItems != null) {
             return null;
         }
-        // checked first so that the common case, everything delivered, allocates no iterator
-        return pending.isEmpty() ? lastVersion : pending.values().iterator().next().versionBefore();
+        String first = order.peek();
+        return first == null ? lastVersion : pending.get(first).versionBefore();
     }
 
     /** Entries waiting: pending keys, and a pending relist. */
@@ -129,6 +136,7 @@ final class KeyedDeltaQueue<T extends KubernetesObject> {
 
     void clear() {
         pending.clear();
+        order.clear();
         relistItems = null;
         relistVersion = null;
     }

@@ -10,7 +10,10 @@ import java.util.List;
  */
 final class PendingDeltas<T> {
 
-    private final ArrayList<Delta<T>> deltas = new ArrayList<>(2);
+    /** The one delta while there is one: most keys are delivered before a second change arrives. */
+    private Delta<T> only;
+    /** Every delta, once there is a second; {@code null} until then. */
+    private ArrayList<Delta<T>> deltas;
     private final String versionBefore;
 
     /**
@@ -37,6 +40,15 @@ final class PendingDeltas<T> {
      * The list is therefore at most: a run of two, a deletion, a run of two.
      */
     void append(Delta<T> delta) {
+        if (deltas == null) {
+            if (only == null) {
+                only = delta;
+                return;
+            }
+            deltas = new ArrayList<>(2);
+            deltas.add(only);
+            only = null;
+        }
         if (delta.type() == DeltaType.DELETED) {
             appendDeletion(delta);
             return;
@@ -78,7 +90,8 @@ final class PendingDeltas<T> {
         return -1;
     }
 
+    /** The pending deltas, oldest first: at least one, if one was appended. */
     List<Delta<T>> toList() {
-        return deltas;
+        return deltas != null ? deltas : only != null ? List.of(only) : List.of();
     }
 }

@@ -22,6 +22,12 @@ class TimestampCodecTest {
         return OffsetDateTime.parse(text, DateTimeFormatter.ISO_OFFSET_DATE_TIME);
     }
 
+    /** Parses {@code text} where the parser's buffer has it: between other characters. */
+    private static OffsetDateTime parseUtc(String text) {
+        char[] buffer = ("\"ts\":\"" + text + "\",").toCharArray();
+        return TimestampCodec.parseUtc(buffer, 6, text.length());
+    }
+
     @Property(tries = 2000)
     void agreesWithTheIsoFormatterOnTheServersForms(@ForAll @LongRange(min = -62_135_596_800L, max = 253_402_300_799L) long epochSecond,
                                                     @ForAll @IntRange(min = 0, max = 999_999_999) int nano,
@@ -35,28 +41,28 @@ class TimestampCodecTest {
             text += "." + String.format("%09d", nano).substring(0, fractionDigits);
         }
         text += "Z";
-        assertThat(TimestampCodec.parseUtc(text)).isEqualTo(iso(text));
+        assertThat(parseUtc(text)).isEqualTo(iso(text));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"2024-05-01T10:00:00Z", "2024-05-01T10:00:00.000000Z", "2024-02-29T23:59:59.5Z",
             "0001-01-01T00:00:00Z", "9999-12-31T23:59:59.999999999Z"})
     void serverFormsAreParsedLikeTheFormatterDoes(String text) {
-        assertThat(TimestampCodec.parseUtc(text)).isNotNull().isEqualTo(iso(text));
+        assertThat(parseUtc(text)).isNotNull().isEqualTo(iso(text));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"2024-05-01T12:00:00+02:00", "2024-05-01t10:00:00z", "2024-05-01T10:00:00.1234567890Z",
             "+12024-05-01T10:00:00Z", "2024-05-01 10:00:00Z", "2024-05-01T10:00Z", "2024-05-01T10:00:00.Z"})
     void otherFormsAreLeftToTheFormatter(String text) {
-        assertThat(TimestampCodec.parseUtc(text)).isNull();
+        assertThat(parseUtc(text)).isNull();
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"2023-02-29T00:00:00Z", "2024-13-01T00:00:00Z", "2024-05-01T24:00:00Z",
             "2024-05-01T23:59:60Z", "2024-05-32T00:00:00Z", "2024-O5-01T10:00:00Z"})
     void invalidTimestampsAreRejectedByBoth(String text) {
-        assertThat(TimestampCodec.parseUtc(text)).isNull();
+        assertThat(parseUtc(text)).isNull();
         assertThatThrownBy(() -> iso(text)).isInstanceOf(DateTimeParseException.class);
     }
 
