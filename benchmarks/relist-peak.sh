@@ -4,14 +4,14 @@
 # the pods changed. Writes benchmarks/results/relist_peak_n$N.csv and prints the medians.
 #
 #   benchmarks/relist-peak.sh                 N=100000 pods, RUNS=3 rounds (after one warm-up round)
-#   N=10000 RUNS=1 benchmarks/relist-peak.sh
+#   N=10000 RUNS=1 WARMUP=false benchmarks/relist-peak.sh   (WARMUP=false: no warm-up round)
 #
 # Run it on an idle machine, as benchmarks/run.sh. SKIP_BUILD=1 uses the benchmarks jar as built; JAR=... runs
 # another build of it (e.g. one of an earlier commit, for a before/after).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-N=${N:-100000} RUNS=${RUNS:-3} SEED=${SEED:-42} FRACTIONS=${FRACTIONS:-0,0.1,1}
+N=${N:-100000} RUNS=${RUNS:-3} WARMUP=${WARMUP:-true} SEED=${SEED:-42} FRACTIONS=${FRACTIONS:-0,0.1,1}
 JVM_FLAGS=${JVM_FLAGS:-"-Xms1g -Xmx6g -XX:+UseG1GC"}
 JAR=${JAR:-benchmarks/target/benchmarks.jar}
 PKG=io.reactiveinformer.benchmarks.sidebyside
@@ -31,7 +31,7 @@ url=$(sed -n 's/^listening //p' "$log")
 [[ -n "$url" ]] || { echo "replay server did not start" >&2; cat "$log" >&2; exit 1; }
 
 # shellcheck disable=SC2086 # JVM_FLAGS is a list of flags
-java $JVM_FLAGS -Dserver="$url" -Druns="$RUNS" -Dfractions="$FRACTIONS" \
+java $JVM_FLAGS -Dserver="$url" -Druns="$RUNS" -Dwarmup="$WARMUP" -Dfractions="$FRACTIONS" \
   -cp "$JAR" io.reactiveinformer.benchmarks.watch.RelistPeak \
   2> >(grep -v ' INFO \| DEBUG ' >&2) | tee "$out.tmp"
 grep -v '^median' "$out.tmp" >"$out"
