@@ -47,9 +47,9 @@ import reactor.core.scheduler.Schedulers;
  * A consumer that keeps a store holds most of a relist's objects already: those the server did not change
  * since (same key, same resourceVersion). With an {@linkplain Builder#interner interner} that answers the
  * consumer's own instance for them, each listed object is swapped for it as soon as it is decoded (per item
- * of a LIST through {@link ListerWatcher#of(io.reactiveinformer.client.ResourceClient)}, per page through other lister-watchers, per
- * initial event of a streaming list), so the gathered list holds the changed objects only as new copies:
- * a relist then costs the store plus what changed, not twice the store.
+ * of a LIST through {@link ListerWatcher#of(io.reactiveinformer.client.ResourceClient)}, per page through
+ * other lister-watchers, per initial event of a streaming list), so the gathered list holds the changed
+ * objects only as new copies: a relist then costs the store plus what changed, not twice the store.
  *
  * @param <T> the object type
  */
