@@ -6,6 +6,7 @@ import io.reactiveinformer.api.ObjectList;
 import io.reactiveinformer.api.WatchEvent;
 import io.reactiveinformer.api.WatchOptions;
 import io.reactiveinformer.client.ResourceClient;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
 import reactor.core.publisher.Flux;
@@ -34,11 +35,25 @@ public interface ListerWatcher<T> {
      * {@link #of(ResourceClient)} does. {@code intern} may be called from any thread, concurrently.
      */
     default Mono<ObjectList<T>> list(ListOptions options, UnaryOperator<T> intern) {
-        return list(options).map(page -> {
-            List<T> items = page.items().stream().map(intern).toList();
-            return new ObjectList<>(items, page.resourceVersion(), page.continueToken(), page.remainingItemCount(),
-                    page.shardSelector());
-        });
+        return list(options).map(page -> interned(page, intern));
+    }
+
+    /** {@code page} itself when {@code intern} answers every item with itself: a whole list is not copied for nothing. */
+    private static <T> ObjectList<T> interned(ObjectList<T> page, UnaryOperator<T> intern) {
+        List<T> items = page.items();
+        List<T> interned = null;
+        for (int i = 0; i < items.size(); i++) {
+            T item = items.get(i);
+            T answer = intern.apply(item);
+            if (interned == null && answer != item) {
+                interned = new ArrayList<>(items.subList(0, i));
+            }
+            if (interned != null) {
+                interned.add(answer);
+            }
+        }
+        return interned == null ? page : new ObjectList<>(interned, page.resourceVersion(), page.continueToken(),
+                page.remainingItemCount(), page.shardSelector());
     }
 
     /** A watch stream; it completes when the server closes it normally. */
