@@ -8,6 +8,7 @@ import io.reactiveinformer.codec.KubernetesJson;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -26,6 +27,8 @@ import tools.jackson.databind.ObjectReader;
  * </ol>
  * and {@link #end} assembles the page from the bound batches in feed order. So a list of tens of
  * megabytes never exists as bytes or as a tree, only as the objects it holds plus the items in flight.
+ * Each bound item goes through the {@code intern} function at once, so an item it swaps for an equal
+ * instance held elsewhere (a relist's unchanged object, for the cache's) is garbage before the page ends.
  *
  * @param <T> the item type
  */
@@ -56,10 +59,17 @@ final class ObjectListDecoder<T> {
     private final Class<T> type;
     private final String source;
     private final ListItemScanner scanner;
+    private final UnaryOperator<T> intern;
     private int fed;
 
     ObjectListDecoder(KubernetesJson json, Class<T> type, String source) {
+        this(json, type, source, UnaryOperator.identity());
+    }
+
+    /** @param intern applied to each item as soon as it is bound, on the binding thread (see {@link #bind}) */
+    ObjectListDecoder(KubernetesJson json, Class<T> type, String source, UnaryOperator<T> intern) {
         this.json = json;
+        this.intern = intern;
         this.itemReader = json.reader(type);
         this.metaReader = json.reader(V1ListMeta.class).without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         this.envelopeItemReader = itemReader.without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
@@ -81,7 +91,8 @@ final class ObjectListDecoder<T> {
     }
 
     /**
-     * Binds a batch's items, in order. Thread-safe: batches may be bound concurrently.
+     * Binds a batch's items, in order, each passed through {@code intern}. Thread-safe: batches may be bound
+     * concurrently, and so {@code intern} is called concurrently.
      *
      * @throws DecodeException if an item is malformed or does not fit the type
      */
@@ -90,7 +101,7 @@ final class ObjectListDecoder<T> {
         int index = batch.first();
         for (RawItem raw : batch.items()) {
             try {
-                bound.add(itemReader.readValue(raw.bytes()));
+                bound.add(intern.apply(itemReader.readValue(raw.bytes())));
             } catch (JacksonException e) {
                 throw error("cannot decode item " + index + " as " + type.getSimpleName() + ": " + e.getOriginalMessage(),
                         e, raw.offset() + byteOffset(e.getLocation()));
@@ -149,7 +160,7 @@ final class ObjectListDecoder<T> {
             if (token != JsonToken.START_OBJECT) {
                 throw error("expected an object in \"items\", found " + token, null, -1);
             }
-            all.add(envelopeItemReader.readValue(p));
+            all.add(intern.apply(envelopeItemReader.readValue(p)));
         }
         return all;
     }

@@ -15,6 +15,7 @@ import io.reactiveinformer.api.WatchOptions;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
@@ -160,9 +161,20 @@ public final class ResourceClient<T extends KubernetesObject> {
      * server's order, is emitted on the thread that bound its last items.
      */
     public Mono<ObjectList<T>> list(ListOptions options) {
+        return list(options, UnaryOperator.identity());
+    }
+
+    /**
+     * One page, each item replaced by {@code intern}'s answer as soon as it is bound: a caller that holds most of
+     * the items already (an informer relisting) answers its own equal instance, so the page holds the decoded
+     * copies of the changed items only. {@code intern} is called on the threads that bind, concurrently, and must
+     * neither block nor throw; it must answer an object of the same state as the one it is given.
+     */
+    public Mono<ObjectList<T>> list(ListOptions options, UnaryOperator<T> intern) {
+        Objects.requireNonNull(intern, "intern");
         String path = requests.list(namespace, options);
         return transport.exchangeOne(HttpMethod.GET, path, null, null, accept(ACCEPT_METADATA_LIST), timeout, (response, body) -> {
-            ObjectListDecoder<T> decoder = new ObjectListDecoder<>(transport.json(), type.type(), "GET " + path);
+            ObjectListDecoder<T> decoder = new ObjectListDecoder<>(transport.json(), type.type(), "GET " + path, intern);
             ParallelBinder<T> binder = new ParallelBinder<>(decoder, Schedulers.parallel(), Schedulers.boundedElastic(), BYTES_IN_FLIGHT);
             return body.doOnNext(buf -> binder.offer(decoder.feed(HttpTransport.nio(buf))))
                     .then(binder.result())

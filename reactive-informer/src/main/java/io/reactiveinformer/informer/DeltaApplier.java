@@ -87,7 +87,8 @@ final class DeltaApplier<T extends KubernetesObject> {
                 : new Notification.Updated<>(key, old, delta.object(), delta.type() == DeltaType.SYNC);
     }
 
-    private static <T extends KubernetesObject> boolean sameVersion(T old, T object) {
+    /** Whether both have the same, non-null resourceVersion: the same state on the server. */
+    static <T extends KubernetesObject> boolean sameVersion(T old, T object) {
         String oldVersion = old.getMetadata().getResourceVersion();
         return oldVersion != null && oldVersion.equals(object.getMetadata().getResourceVersion());
     }

@@ -4,6 +4,7 @@ import io.reactiveinformer.cache.ConcurrentIndexer;
 import io.reactiveinformer.cache.Indexer;
 import io.reactiveinformer.cache.ObjectKeys;
 import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,6 +43,11 @@ import reactor.util.context.Context;
  * mentioned; keys the cache holds but the relist lacks become deletions with unknown final state.
  * The first relist delivered is marked {@link FifoEntry.Replace#initial() initial}, unless the FIFO's
  * first change was not a relist (client-go then counts the FIFO as synced).
+ *
+ * <p><b>Relists that reuse the cache.</b> {@link #cachedIfUnchanged} is the reflector's interner: it answers
+ * the cached instance for a listed object of the same key and resourceVersion (the same state on the server),
+ * so that a relist's list holds the cache's objects and the copies of what changed, not a second copy of the
+ * store. {@link #replace} does not transform such an object again: it was transformed when it was first pushed.
  *
  * <p><b>Resync.</b> {@link #resync()} enqueues a {@link DeltaType#SYNC} delta for every cached key
  * with nothing pending (a pending delta is newer); it does nothing while a relist is pending.
@@ -102,6 +108,7 @@ final class DeltaFifo<T extends KubernetesObject> {
     /** How long one run of the drain loop may deliver before it yields the scheduler's thread. */
     private static final long SLICE_NANOS = 1_000_000;
 
+    private final Indexer<T> knownObjects;
     private final UnaryOperator<T> transform;
     private final Scheduler drainScheduler;
     private final Consumer<RuntimeException> onUnkeyable;
@@ -141,7 +148,8 @@ final class DeltaFifo<T extends KubernetesObject> {
      */
     DeltaFifo(Indexer<T> knownObjects, UnaryOperator<T> transform, Scheduler drainScheduler,
               Consumer<RuntimeException> onUnkeyable, Runnable betweenEntries) {
-        this.queue = new KeyedDeltaQueue<>(Objects.requireNonNull(knownObjects, "knownObjects"));
+        this.knownObjects = Objects.requireNonNull(knownObjects, "knownObjects");
+        this.queue = new KeyedDeltaQueue<>(knownObjects);
         this.transform = Objects.requireNonNull(transform, "transform");
         this.drainScheduler = Objects.requireNonNull(drainScheduler, "drainScheduler");
         this.onUnkeyable = Objects.requireNonNull(onUnkeyable, "onUnkeyable");
@@ -205,14 +213,39 @@ final class DeltaFifo<T extends KubernetesObject> {
     }
 
     /**
+     * The cached object of {@code listed}'s key when it has {@code listed}'s resourceVersion (so the same state,
+     * and transformed already), else {@code listed}. For the reflector, on the threads that decode a list: a
+     * lock-free read of the cache, never blocking.
+     */
+    T cachedIfUnchanged(T listed) {
+        String key = plainKey(listed);
+        T cached = key == null ? null : knownObjects.getByKey(key).orElse(null);
+        return cached != null && DeltaApplier.sameVersion(cached, listed) ? cached : listed;
+    }
+
+    /** Whether {@code item} is the very instance cached under its key: it went through the transform then. */
+    private boolean isCached(T item) {
+        String key = plainKey(item);
+        return key != null && knownObjects.getByKey(key).orElse(null) == item;
+    }
+
+    /** The key of an object not transformed yet (the transform keeps it), or null when it has no name. */
+    private static String plainKey(KubernetesObject object) {
+        V1ObjectMeta metadata = object.getMetadata();
+        return metadata == null || metadata.getName() == null ? null
+                : ObjectKeys.key(metadata.getNamespace(), metadata.getName());
+    }
+
+    /**
      * Queues a relist: {@code items} is the complete content at {@code resourceVersion}, listed with shard
      * selection number {@code selection}. Supersedes everything pending; of objects with the same key the
-     * last one counts.
+     * last one counts. An item that is the cached instance itself (see {@link #cachedIfUnchanged}) is queued as
+     * it is; the others are transformed.
      */
     void replace(List<T> items, String resourceVersion, long selection) {
         Map<String, T> byKey = new LinkedHashMap<>(Math.max(16, items.size() * 4 / 3 + 1));
         for (T item : items) {
-            T transformed = transform.apply(item);
+            T transformed = isCached(item) ? item : transform.apply(item);
             String key = keyOf(transformed);
             if (key != null) {
                 byKey.put(key, transformed);

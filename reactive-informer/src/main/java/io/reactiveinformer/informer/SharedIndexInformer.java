@@ -145,6 +145,7 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
                         .withShardSelector(spec.shardSelector()))
                 .shardSelection(shards)
                 .scheduler(scheduler)
+                .interner(fifo::cachedIfUnchanged)
                 .build();
         InformerMetrics metrics = userCode.guard(registerMetrics(builder.metrics));
         this.applyLoop = new ApplyLoop<>(name, indexer, new DeltaApplier<>(indexer), processor, resync, state,

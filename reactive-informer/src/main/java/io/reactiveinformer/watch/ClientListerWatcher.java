@@ -7,6 +7,7 @@ import io.reactiveinformer.api.WatchEvent;
 import io.reactiveinformer.api.WatchOptions;
 import io.reactiveinformer.client.ResourceClient;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -22,6 +23,11 @@ final class ClientListerWatcher<T extends KubernetesObject> implements ListerWat
     @Override
     public Mono<ObjectList<T>> list(ListOptions options) {
         return client.list(options);
+    }
+
+    @Override
+    public Mono<ObjectList<T>> list(ListOptions options, UnaryOperator<T> intern) {
+        return client.list(options, intern);
     }
 
     @Override

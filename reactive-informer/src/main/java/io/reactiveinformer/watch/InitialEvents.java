@@ -8,18 +8,25 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * The initial events of one streaming list, keyed like a store so that a MODIFIED or DELETED among them
  * (which servers do not send, but nothing forbids) still yields the right state, up to the
- * {@value #INITIAL_EVENTS_END} bookmark. Not thread-safe: the streaming list's signals feed it one at a time.
+ * {@value #INITIAL_EVENTS_END} bookmark; each object is interned as it arrives (see
+ * {@link Reflector.Builder#interner}). Not thread-safe: the streaming list's signals feed it one at a time.
  */
 final class InitialEvents<T extends KubernetesObject> {
 
     static final String INITIAL_EVENTS_END = "k8s.io/initial-events-end";
 
+    private final UnaryOperator<T> interner;
     private Map<String, T> objects = new LinkedHashMap<>();
     String resourceVersion;
+
+    InitialEvents(UnaryOperator<T> interner) {
+        this.interner = interner;
+    }
 
     boolean isComplete() {
         return objects == null;
@@ -29,7 +36,7 @@ final class InitialEvents<T extends KubernetesObject> {
     boolean offer(WatchEvent<T> event) {
         T object = event.object();
         switch (event.type()) {
-            case ADDED, MODIFIED -> objects.put(key(object), object);
+            case ADDED, MODIFIED -> objects.put(key(object), interner.apply(object));
             case DELETED -> objects.remove(key(object));
             case BOOKMARK -> {
                 V1ObjectMeta metadata = object.getMetadata();

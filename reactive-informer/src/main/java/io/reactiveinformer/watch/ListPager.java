@@ -6,6 +6,7 @@ import io.reactiveinformer.api.ObjectList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -15,6 +16,7 @@ import reactor.core.publisher.Mono;
  * continue token: the server rejects a resourceVersion together with a token. When a continue token
  * expires (410) mid-way, the pager asks once more for the whole list, unpaginated, at the original
  * resourceVersion; any other error, or a failure of that last request, ends the list with the error.
+ * Every request interns its items (see {@link Reflector.Builder#interner}).
  */
 final class ListPager<T> {
 
@@ -22,10 +24,12 @@ final class ListPager<T> {
 
     private final String name;
     private final ListerWatcher<T> listerWatcher;
+    private final UnaryOperator<T> interner;
 
-    ListPager(String name, ListerWatcher<T> listerWatcher) {
+    ListPager(String name, ListerWatcher<T> listerWatcher, UnaryOperator<T> interner) {
         this.name = name;
         this.listerWatcher = listerWatcher;
+        this.interner = interner;
     }
 
     /**
@@ -36,16 +40,16 @@ final class ListPager<T> {
     Mono<Gathered<T>> list(ListOptions base, String resourceVersion, Integer limit) {
         return Mono.defer(() -> {
             Gathered<T> gathered = new Gathered<>();
-            return listerWatcher.list(base.withResourceVersion(resourceVersion, null).withLimit(limit))
+            return listerWatcher.list(base.withResourceVersion(resourceVersion, null).withLimit(limit), interner)
                     .expand(page -> page.hasMore()
-                            ? listerWatcher.list(base.withLimit(limit).withContinue(page.continueToken()))
+                            ? listerWatcher.list(base.withLimit(limit).withContinue(page.continueToken()), interner)
                             : Mono.empty())
                     .doOnNext(gathered::add)
                     .then(Mono.fromSupplier(() -> gathered))
                     .onErrorResume(e -> e instanceof KubernetesApiException.Gone && gathered.pages > 0, e -> {
                         log.info("{}: continue token expired after {} pages ({}); listing again unpaginated at "
                                 + "resourceVersion \"{}\"", name, gathered.pages, e.getMessage(), resourceVersion);
-                        return listerWatcher.list(base.withResourceVersion(resourceVersion, null))
+                        return listerWatcher.list(base.withResourceVersion(resourceVersion, null), interner)
                                 .map(page -> new Gathered<T>().add(page).markPaginated());
                     });
         });

@@ -4,6 +4,7 @@ import io.kubernetes.client.common.KubernetesObject;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
+import java.util.function.UnaryOperator;
 import reactor.core.publisher.Flux;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
@@ -42,6 +43,14 @@ import reactor.core.scheduler.Schedulers;
  * nothing for longer than {@link ReflectorOptions#idleTimeout()} causes a re-watch from the last delivered
  * resourceVersion, which loses nothing.
  *
+ * <h2>Memory of a relist</h2>
+ * A consumer that keeps a store holds most of a relist's objects already: those the server did not change
+ * since (same key, same resourceVersion). With an {@linkplain Builder#interner interner} that answers the
+ * consumer's own instance for them, each listed object is swapped for it as soon as it is decoded (per item
+ * of a LIST through {@link ListerWatcher#of(io.reactiveinformer.client.ResourceClient)}, per page through
+ * other lister-watchers, per initial event of a streaming list), so the gathered list holds the changed
+ * objects only as new copies: a relist then costs the store plus what changed, not twice the store.
+ *
  * @param <T> the object type
  */
 public final class Reflector<T extends KubernetesObject> {
@@ -51,6 +60,7 @@ public final class Reflector<T extends KubernetesObject> {
     private final ReflectorOptions options;
     private final Scheduler scheduler;
     private final DoubleSupplier random;
+    private final UnaryOperator<T> interner;
     /** Null: each subscription's own, fixed at {@link ReflectorOptions#shardSelector()}. */
     private final ShardSelection selection;
 
@@ -60,6 +70,7 @@ public final class Reflector<T extends KubernetesObject> {
         this.options = builder.options;
         this.scheduler = builder.scheduler;
         this.random = builder.random;
+        this.interner = builder.interner;
         this.selection = builder.selection;
     }
 
@@ -77,7 +88,8 @@ public final class Reflector<T extends KubernetesObject> {
      */
     public Flux<ReflectorEvent<T>> events() {
         return Flux.defer(() -> new ReflectorRun<>(name, listerWatcher, options,
-                selection != null ? selection : ShardSelection.of(options.shardSelector()), scheduler, random).events());
+                selection != null ? selection : ShardSelection.of(options.shardSelector()), scheduler, random,
+                interner).events());
     }
 
     /** The name this reflector logs under. */
@@ -97,6 +109,7 @@ public final class Reflector<T extends KubernetesObject> {
         private ReflectorOptions options = ReflectorOptions.defaults();
         private Scheduler scheduler = Schedulers.parallel();
         private DoubleSupplier random = () -> ThreadLocalRandom.current().nextDouble();
+        private UnaryOperator<T> interner = UnaryOperator.identity();
         private ShardSelection selection;
 
         private Builder(ListerWatcher<T> listerWatcher) {
@@ -127,6 +140,19 @@ public final class Reflector<T extends KubernetesObject> {
          */
         public Builder<T> random(DoubleSupplier random) {
             this.random = Objects.requireNonNull(random, "random");
+            return this;
+        }
+
+        /**
+         * Passes every listed object (of a LIST or of a streaming list's initial events, not of a watch) through
+         * {@code interner} as soon as it is decoded, and lists what it answers: it may answer an instance it holds
+         * already of the same state (same key and resourceVersion) so that the decoded copy is garbage at once,
+         * else the object it was given (see "Memory of a relist" above). Called from the threads that decode (the
+         * connection's, or the binding workers', concurrently), before the objects are filtered by a shard selector
+         * the server ignores; it must not block and must not throw. Default: the identity.
+         */
+        public Builder<T> interner(UnaryOperator<T> interner) {
+            this.interner = Objects.requireNonNull(interner, "interner");
             return this;
         }
 

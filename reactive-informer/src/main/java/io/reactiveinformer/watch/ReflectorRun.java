@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
@@ -44,6 +45,7 @@ final class ReflectorRun<T extends KubernetesObject> {
     private final ReflectorOptions options;
     private final Scheduler scheduler;
     private final DoubleSupplier random;
+    private final UnaryOperator<T> interner;
     private final BackoffTimer backoff;
     private final ListPager<T> pager;
     private final StoreRollbackDetector rollback = new StoreRollbackDetector();
@@ -64,14 +66,15 @@ final class ReflectorRun<T extends KubernetesObject> {
     private Duration delay = Duration.ZERO;
 
     ReflectorRun(String name, ListerWatcher<T> listerWatcher, ReflectorOptions options, ShardSelection selection,
-                 Scheduler scheduler, DoubleSupplier random) {
+                 Scheduler scheduler, DoubleSupplier random, UnaryOperator<T> interner) {
         this.name = name;
         this.listerWatcher = listerWatcher;
         this.options = options;
         this.scheduler = scheduler;
         this.random = random;
+        this.interner = interner;
         this.backoff = new BackoffTimer(options.backoff(), scheduler, random);
-        this.pager = new ListPager<>(name, listerWatcher);
+        this.pager = new ListPager<>(name, listerWatcher, interner);
         this.selection = selection;
         this.shard = new ShardFilter(name, null);
     }
@@ -176,7 +179,7 @@ final class ReflectorRun<T extends KubernetesObject> {
         String resourceVersion = nextListResourceVersion();
         WatchOptions request = watchOptions(resourceVersion).withInitialEvents();
         log.debug("{}: streaming list from resourceVersion \"{}\"", name, resourceVersion);
-        InitialEvents<T> initial = new InitialEvents<>();
+        InitialEvents<T> initial = new InitialEvents<>(interner);
         WatchProgress progress = new WatchProgress(scheduler.now(TimeUnit.MILLISECONDS), request.timeoutSeconds());
         return idleGuarded(listerWatcher.watch(request))
                 .<ReflectorEvent<T>>handle((event, sink) -> {

@@ -133,6 +133,24 @@ class ObjectListDecoderTest {
                 .isInstanceOf(DecodeException.class).hasMessageContaining("input ended inside the list object");
     }
 
+    @Test
+    void internsEachItemAsSoonAsItIsBound() {
+        V1Pod held = new V1Pod();
+        List<String> seen = new ArrayList<>();
+        ObjectListDecoder<V1Pod> decoder = new ObjectListDecoder<>(json, V1Pod.class, "GET /api/v1/pods", pod -> {
+            seen.add(pod.getMetadata().getName());
+            return seen.size() == 1 ? held : pod;
+        });
+
+        List<V1Pod> bound = decoder.bind(decoder.feed(ByteBuffer.wrap(PAGE)));
+
+        assertThat(seen).hasSize(bound.size()).hasSizeGreaterThan(1);
+        assertThat(bound.get(0)).isSameAs(held);
+        assertThat(bound.subList(1, bound.size())).extracting(pod -> pod.getMetadata().getName())
+                .containsExactlyElementsOf(seen.subList(1, seen.size()));
+        assertThat(decoder.end(bound).items().get(0)).isSameAs(held);
+    }
+
     private static byte[] utf8(String s) {
         return s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }

@@ -9,13 +9,14 @@ import static io.reactiveinformer.watch.Fixtures.modified;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 class InitialEventsTest {
 
     @Test
     void gathersTheStateUpToTheEndBookmarkInArrivalOrder() {
-        InitialEvents<V1ConfigMap> initial = new InitialEvents<>();
+        InitialEvents<V1ConfigMap> initial = new InitialEvents<>(UnaryOperator.identity());
 
         assertThat(initial.offer(added(cm("b", "1")))).isFalse();
         assertThat(initial.offer(added(cm("a", "2")))).isFalse();

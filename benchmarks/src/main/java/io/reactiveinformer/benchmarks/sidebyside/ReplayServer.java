@@ -39,6 +39,10 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code /drop} ends every open watch (a round is over): a client that closed its informer without
  * closing the connection would otherwise keep the informer, and its cache, reachable from the
  * connection into the rounds that follow.
+ * {@code /expire?changed=F} forces a relist with the store full: every watch waiting for {@code /go} ends with
+ * a 410 Expired error, and from then until {@code /drop} every LIST (the relist, at whichever resource version
+ * the client asks for) answers the same list in which the fraction {@code F} of the pods, evenly spread, carry a new
+ * resource version (the final one, which the list then has too); everything else about them is unchanged.
  * WebSocket upgrades are refused with a plain 200, which fabric8 takes as the cue to watch over plain HTTP.
  * Runs one thread per connection: it is the load generator, not a contender.
  */
@@ -67,12 +71,14 @@ public final class ReplayServer {
     private volatile CompletableFuture<long[]> lastWrites = CompletableFuture.completedFuture(new long[0]);
     /** Bumped by {@code /drop}: a watch ends once the generation it started in is over. */
     private volatile int generation;
+    /** What a relist gets after {@code /expire}; null before it and after {@code /drop}. */
+    private volatile byte[] relist;
     private final Object barrier = new Object();
     private int arrived;
     private CompletableFuture<Void> released = new CompletableFuture<>();
 
     /** What {@code /go} tells a waiting watch: its pace, its number of events and where to record their write times. */
-    private record Release(double rate, int count, CompletableFuture<long[]> writes) {
+    private record Release(double rate, int count, CompletableFuture<long[]> writes, boolean expire) {
     }
 
     ReplayServer(Path dir) throws IOException {
@@ -153,8 +159,11 @@ public final class ReplayServer {
                 send(exchange, 200, "text/plain", text.toString().getBytes(StandardCharsets.UTF_8));
             } else if (path.equals("/writes")) {
                 writes(exchange, "1".equals(query.get("keys")));
+            } else if (path.equals("/expire")) {
+                expire(exchange, Double.parseDouble(query.getOrDefault("changed", "0")));
             } else if (path.equals("/drop")) {
                 generation++;
+                relist = null;
                 for (CompletableFuture<Release> go; (go = waiting.poll()) != null; ) {
                     go.completeExceptionally(new IllegalStateException("dropped"));
                 }
@@ -176,7 +185,8 @@ public final class ReplayServer {
             } else if (path.endsWith("/pods") && "true".equals(query.get("watch"))) {
                 watch(exchange, query.get("resourceVersion"));
             } else if (path.endsWith("/pods")) {
-                send(exchange, 200, "application/json", list);
+                byte[] variant = relist;
+                send(exchange, 200, "application/json", variant != null ? variant : list);
             } else {
                 send(exchange, 404, "application/json", ("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
                         + "\"reason\":\"NotFound\",\"code\":404,\"message\":\"no replay for " + path + "\"}")
@@ -246,7 +256,57 @@ public final class ReplayServer {
     private Release release(double rate, double count) {
         CompletableFuture<long[]> writes = new CompletableFuture<>();
         lastWrites = writes;
-        return new Release(rate, (int) Math.min(count, lineVersions.length), writes);
+        return new Release(rate, (int) Math.min(count, lineVersions.length), writes, false);
+    }
+
+    /** {@code /expire?changed=F}: arms the relist's list, then ends every waiting watch with a 410. */
+    private void expire(HttpExchange exchange, double changed) throws IOException {
+        relist = changedList(changed);
+        int expired = 0;
+        for (CompletableFuture<Release> go; (go = waiting.poll()) != null; expired++) {
+            go.complete(new Release(0, 0, new CompletableFuture<>(), true));
+        }
+        send(exchange, 200, "text/plain", (expired + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * The list with the resource version of the fraction {@code changed} of its pods, and its own, set to the final
+     * one: a byte edit of each {@code "resourceVersion":"..."} (the list's first, then one per pod).
+     */
+    private byte[] changedList(double changed) {
+        byte[] field = "\"resourceVersion\":\"".getBytes(StandardCharsets.UTF_8);
+        byte[] replacement = finalRv.getBytes(StandardCharsets.UTF_8);
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(list.length + 1024);
+        int copied = 0;
+        int occurrence = 0;
+        for (int at = indexOf(list, field, 0); at >= 0; at = indexOf(list, field, at + 1)) {
+            int value = at + field.length;
+            int item = occurrence++ - 1;
+            boolean edit = item < 0 || Math.floor((item + 1) * changed) > Math.floor(item * changed);
+            if (edit) {
+                out.write(list, copied, value - copied);
+                out.writeBytes(replacement);
+                copied = value;
+                while (list[copied] != '"') {
+                    copied++;
+                }
+            }
+        }
+        out.write(list, copied, list.length - copied);
+        return out.toByteArray();
+    }
+
+    private static int indexOf(byte[] bytes, byte[] part, int from) {
+        outer:
+        for (int i = from; i <= bytes.length - part.length; i++) {
+            for (int j = 0; j < part.length; j++) {
+                if (bytes[i + j] != part[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
     }
 
     /** {@code /writes}: once the last released stream is written, each notification's resource version and write time. */
@@ -306,6 +366,13 @@ public final class ReplayServer {
                 how = go.get(10, TimeUnit.MINUTES);
             } catch (Exception e) {
                 waiting.remove(go);
+                return;
+            }
+            if (how.expire()) {
+                out.write(("{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":"
+                        + "\"Failure\",\"reason\":\"Expired\",\"code\":410,\"message\":\"too old resource version: "
+                        + listRv + "\"}}\n").getBytes(StandardCharsets.UTF_8));
+                out.flush();
                 return;
             }
             try {

@@ -24,6 +24,7 @@ import io.reactiveinformer.watch.Backoff;
 import io.reactiveinformer.watch.ListerWatcher;
 import io.reactiveinformer.watch.ReflectorOptions;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -192,6 +193,55 @@ class SimulatedServerFaultsTest {
                 assertThat(deleted.finalStateUnknown()).as("inferred from the relist").isTrue();
                 assertThat(deleted.lastState().getData()).containsEntry("v", "0");
             }
+        }
+    }
+
+    /**
+     * A relist after a 410 with the store full (the watch refused while objects change, then the history
+     * compacted): the cache equals the server's objects, and each object the server did not change meanwhile is
+     * still the very instance cached before, not a second copy.
+     */
+    @Test
+    void aRelistAfterA410WithTheStoreFullMatchesTheServerAndKeepsTheUnchangedInstances() {
+        for (int i = 0; i < 100; i++) {
+            state.create(new V1ConfigMap().metadata(new V1ObjectMeta().namespace(NS).name("cm-" + i))
+                    .data(Map.of("v", "0")));
+        }
+        SharedIndexInformer<V1ConfigMap> informer = factory.informer(InformerSpec.of(V1ConfigMap.class).inNamespace(NS));
+        factory.start();
+        StepVerifier.create(informer.hasSynced()).expectComplete().verify(DEADLINE);
+        int watchesBefore = count(WATCHES);
+        server.faults().always(WATCHES, Fault.internalError());
+        // a refused re-watch: the watch that saw the list has ended, so what follows goes unseen
+        StepVerifier.create(Convergence.until(() -> count(WATCHES) > watchesBefore, DEADLINE, Schedulers.parallel()))
+                .expectComplete().verify(DEADLINE.plusSeconds(5));
+        Map<String, V1ConfigMap> before = new HashMap<>();
+        informer.indexer().list().forEach(cm -> before.put(cm.getMetadata().getName(), cm));
+        assertThat(before).hasSize(100);
+        for (int i = 0; i < 10; i++) {
+            state.update(new V1ConfigMap().metadata(new V1ObjectMeta().namespace(NS).name("cm-" + i))
+                    .data(Map.of("v", "1")));
+            state.delete(state.find(CONFIG_MAPS, NS, "cm-" + (10 + i)).orElseThrow());
+            state.create(new V1ConfigMap().metadata(new V1ObjectMeta().namespace(NS).name("new-" + i))
+                    .data(Map.of("v", "0")));
+        }
+        state.compact();
+        int listsBefore = count(LISTS);
+        server.faults().clear();
+
+        StepVerifier.create(Convergence.cacheMatchesList(informer.indexer()::list, ListerWatcher.of(maps), DEADLINE,
+                        Schedulers.parallel()))
+                .expectComplete().verify(DEADLINE.plusSeconds(5));
+        assertThat(count(LISTS)).as("a relist after the 410").isGreaterThan(listsBefore);
+        Map<String, V1ConfigMap> after = new HashMap<>();
+        informer.indexer().list().forEach(cm -> after.put(cm.getMetadata().getName(), cm));
+        assertThat(after).hasSize(100).doesNotContainKeys("cm-10", "cm-19");
+        for (int i = 0; i < 10; i++) {
+            assertThat(after.get("cm-" + i)).as("changed cm-%d", i).isNotSameAs(before.get("cm-" + i));
+            assertThat(after.get("cm-" + i).getData()).containsEntry("v", "1");
+        }
+        for (int i = 20; i < 100; i++) {
+            assertThat(after.get("cm-" + i)).as("unchanged cm-%d", i).isSameAs(before.get("cm-" + i));
         }
     }
 

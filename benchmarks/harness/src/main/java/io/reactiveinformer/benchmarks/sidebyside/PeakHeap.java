@@ -31,6 +31,7 @@ import javax.management.openmbean.CompositeData;
 public final class PeakHeap {
 
     private final AtomicLong peak = new AtomicLong();
+    private final AtomicLong peakAfterGc = new AtomicLong();
     private final Set<String> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
             .filter(pool -> pool.getType() == MemoryType.HEAP).map(MemoryPoolMXBean::getName)
             .collect(Collectors.toSet());
@@ -66,19 +67,33 @@ public final class PeakHeap {
         return peak.get();
     }
 
+    /**
+     * The highest used heap right after a collection seen so far, in bytes: an upper bound of what was live then
+     * (a young collection leaves the old generation's garbage), free of the young garbage the peak before a
+     * collection counts, whose amount is the collector's choice (the eden it sized), not the client's.
+     */
+    public long peakAfterGc() {
+        return peakAfterGc.get();
+    }
+
     private void onNotification(Notification notification, Object handback) {
         if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())) {
             return;
         }
         GarbageCollectionNotificationInfo info = GarbageCollectionNotificationInfo.from(
                 (CompositeData) notification.getUserData());
+        record(heapUsed(info.getGcInfo().getMemoryUsageBeforeGc()));
+        peakAfterGc.accumulateAndGet(heapUsed(info.getGcInfo().getMemoryUsageAfterGc()), Math::max);
+    }
+
+    private long heapUsed(Map<String, MemoryUsage> pools) {
         long used = 0;
-        for (Map.Entry<String, MemoryUsage> pool : info.getGcInfo().getMemoryUsageBeforeGc().entrySet()) {
+        for (Map.Entry<String, MemoryUsage> pool : pools.entrySet()) {
             if (heapPools.contains(pool.getKey())) {
                 used += pool.getValue().getUsed();
             }
         }
-        record(used);
+        return used;
     }
 
     private void record(long used) {
