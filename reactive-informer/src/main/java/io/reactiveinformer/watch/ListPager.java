@@ -16,7 +16,7 @@ import reactor.core.publisher.Mono;
  * continue token: the server rejects a resourceVersion together with a token. When a continue token
  * expires (410) mid-way, the pager asks once more for the whole list, unpaginated, at the original
  * resourceVersion; any other error, or a failure of that last request, ends the list with the error.
- * Every request interns its items (see {@link Reflector.Builder#interner}).
+ * Every request interns its items with the interner it is given (see {@link Reflector.Builder#interner}).
  */
 final class ListPager<T> {
 
@@ -24,20 +24,19 @@ final class ListPager<T> {
 
     private final String name;
     private final ListerWatcher<T> listerWatcher;
-    private final UnaryOperator<T> interner;
 
-    ListPager(String name, ListerWatcher<T> listerWatcher, UnaryOperator<T> interner) {
+    ListPager(String name, ListerWatcher<T> listerWatcher) {
         this.name = name;
         this.listerWatcher = listerWatcher;
-        this.interner = interner;
     }
 
     /**
      * @param base            selectors only
      * @param resourceVersion the version to list at
      * @param limit           the page size, or {@code null} for one unpaginated request
+     * @param interner        what each listed object is passed through
      */
-    Mono<Gathered<T>> list(ListOptions base, String resourceVersion, Integer limit) {
+    Mono<Gathered<T>> list(ListOptions base, String resourceVersion, Integer limit, UnaryOperator<T> interner) {
         return Mono.defer(() -> {
             Gathered<T> gathered = new Gathered<>();
             return listerWatcher.list(base.withResourceVersion(resourceVersion, null).withLimit(limit), interner)

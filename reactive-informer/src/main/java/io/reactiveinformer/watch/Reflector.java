@@ -109,7 +109,7 @@ public final class Reflector<T extends KubernetesObject> {
         private ReflectorOptions options = ReflectorOptions.defaults();
         private Scheduler scheduler = Schedulers.parallel();
         private DoubleSupplier random = () -> ThreadLocalRandom.current().nextDouble();
-        private UnaryOperator<T> interner = UnaryOperator.identity();
+        private UnaryOperator<T> interner;
         private ShardSelection selection;
 
         private Builder(ListerWatcher<T> listerWatcher) {
@@ -149,7 +149,10 @@ public final class Reflector<T extends KubernetesObject> {
          * already of the same state (same key and resourceVersion) so that the decoded copy is garbage at once,
          * else the object it was given (see "Memory of a relist" above). Called from the threads that decode (the
          * connection's, or the binding workers', concurrently), before the objects are filtered by a shard selector
-         * the server ignores; it must not block and must not throw. Default: the identity.
+         * the server ignores; it must not block and must not throw. Not used for a list after the server's store
+         * went back in time (a list older than what was synced, or a rollback the reflector probed): a
+         * resourceVersion may then name two states, and a list that reused instances across such a rollback is
+         * discarded and made again without. Default: none.
          */
         public Builder<T> interner(UnaryOperator<T> interner) {
             this.interner = Objects.requireNonNull(interner, "interner");

@@ -9,6 +9,7 @@ import io.reactiveinformer.api.WatchOptions;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.DoubleSupplier;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
@@ -45,7 +46,14 @@ final class ReflectorRun<T extends KubernetesObject> {
     private final ReflectorOptions options;
     private final Scheduler scheduler;
     private final DoubleSupplier random;
+    /** Null when nothing is interned. */
     private final UnaryOperator<T> interner;
+    /**
+     * Set when the store went back in time: a resourceVersion then no longer names one state (the old timeline's
+     * objects and the new one's may share it), so the consumer's instances must not stand in for listed objects
+     * until a list is complete without them.
+     */
+    private boolean reuseSuspended;
     private final BackoffTimer backoff;
     private final ListPager<T> pager;
     private final StoreRollbackDetector rollback = new StoreRollbackDetector();
@@ -74,7 +82,7 @@ final class ReflectorRun<T extends KubernetesObject> {
         this.random = random;
         this.interner = interner;
         this.backoff = new BackoffTimer(options.backoff(), scheduler, random);
-        this.pager = new ListPager<>(name, listerWatcher, interner);
+        this.pager = new ListPager<>(name, listerWatcher);
         this.selection = selection;
         this.shard = new ShardFilter(name, null);
     }
@@ -136,11 +144,38 @@ final class ReflectorRun<T extends KubernetesObject> {
         Integer limit = ResourceVersionPolicy.pageLimit(options.pageSize(), resourceVersion, paginatedResult);
         log.debug("{}: listing at resourceVersion \"{}\", page size {}", name, resourceVersion,
                 limit == null ? "unlimited" : limit);
-        return pager.list(listSelectors, resourceVersion, limit)
-                .map(gathered -> listed(resourceVersion, gathered))
-                .flux()
+        return pager.list(listSelectors, resourceVersion, limit, listInterner())
+                .flatMapMany(gathered -> reusedAcrossTimelines(gathered.resourceVersion)
+                        ? listedFromThePast(gathered.resourceVersion)
+                        : Flux.just(listed(resourceVersion, gathered)))
                 .onErrorResume(FailurePolicy::recoverable,
                         e -> listFailed(FailurePolicy.clientException(e), resourceVersion));
+    }
+
+    /** What the next list passes its objects through: the interner, unless there is none or reuse is suspended. */
+    private UnaryOperator<T> listInterner() {
+        return interner == null || reuseSuspended ? UnaryOperator.identity() : interner;
+    }
+
+    /**
+     * Whether a list complete at {@code listedVersion} reused instances across a rollback of the store it did
+     * not see coming (no quiet re-watch probed it): it is older than what was synced, so some reused instance
+     * may be the old timeline's object under a resourceVersion the new timeline gave to another state.
+     */
+    private boolean reusedAcrossTimelines(String listedVersion) {
+        return interner != null && !reuseSuspended && StoreRollbackDetector.isOlder(listedVersion, rollback.newestSynced());
+    }
+
+    /** Discards a list that {@linkplain #reusedAcrossTimelines reused instances across a rollback}; lists again at once without. */
+    private Flux<ReflectorEvent<T>> listedFromThePast(String listedVersion) {
+        reuseSuspended = true;
+        resourceVersionUnavailable = true;
+        log.warn("{}: listed at resourceVersion \"{}\", older than \"{}\" already synced: the server's store went "
+                + "back in time (etcd restored from a backup?); listing again without reusing cached objects", name,
+                listedVersion, lastSyncResourceVersion);
+        return fail(new ReflectorException(ReflectorException.Reason.STORE_ROLLED_BACK, "listed at resourceVersion \""
+                + listedVersion + "\", older than \"" + lastSyncResourceVersion + "\" already synced", null),
+                Step.LIST, Duration.ZERO);
     }
 
     private boolean streamsNextList() {
@@ -161,6 +196,7 @@ final class ReflectorRun<T extends KubernetesObject> {
         String listedVersion = gathered.resourceVersion == null ? "" : gathered.resourceVersion;
         synced(listedVersion);
         rollback.listed(listedVersion);
+        reuseSuspended = false;
         log.debug("{}: listed {} objects at resourceVersion \"{}\"", name, gathered.items.size(), listedVersion);
         shard.listed(gathered.shardSelector);
         List<T> items = shard.filteringLocally()
@@ -179,18 +215,24 @@ final class ReflectorRun<T extends KubernetesObject> {
         String resourceVersion = nextListResourceVersion();
         WatchOptions request = watchOptions(resourceVersion).withInitialEvents();
         log.debug("{}: streaming list from resourceVersion \"{}\"", name, resourceVersion);
-        InitialEvents<T> initial = new InitialEvents<>(interner);
+        InitialEvents<T> initial = new InitialEvents<>(listInterner());
+        AtomicBoolean fromThePast = new AtomicBoolean();
         WatchProgress progress = new WatchProgress(scheduler.now(TimeUnit.MILLISECONDS), request.timeoutSeconds());
         return idleGuarded(listerWatcher.watch(request))
                 .<ReflectorEvent<T>>handle((event, sink) -> {
                     if (initial.isComplete()) {
                         emit(event, progress, sink);
                     } else if (!outsideShard(event) && initial.offer(event)) {
-                        sink.next(streamed(initial));
+                        if (reusedAcrossTimelines(initial.resourceVersion)) {
+                            fromThePast.set(true);
+                            sink.complete();
+                        } else {
+                            sink.next(streamed(initial));
+                        }
                     }
                 })
-                .concatWith(Flux.defer(() -> initial.isComplete()
-                        ? watchClosed(resourceVersion, progress)
+                .concatWith(Flux.defer(() -> fromThePast.get() ? listedFromThePast(initial.resourceVersion)
+                        : initial.isComplete() ? watchClosed(resourceVersion, progress)
                         : streamingListClosed(progress)))
                 .onErrorResume(FailurePolicy::recoverable, e -> initial.isComplete()
                         ? watchFailed(FailurePolicy.clientException(e))
@@ -201,6 +243,7 @@ final class ReflectorRun<T extends KubernetesObject> {
         List<T> items = initial.drain();
         synced(initial.resourceVersion);
         rollback.listed(initial.resourceVersion);
+        reuseSuspended = false;
         log.debug("{}: streamed {} objects up to resourceVersion \"{}\"", name, items.size(), initial.resourceVersion);
         return new ReflectorEvent.Listed<>(items, initial.resourceVersion, shard.filteringLocally(), selected.number());
     }
@@ -284,6 +327,7 @@ final class ReflectorRun<T extends KubernetesObject> {
 
     private Flux<ReflectorEvent<T>> storeRolledBack(String storeVersion) {
         rollback.rolledBack(storeVersion);
+        reuseSuspended = true;
         // relist from the store as it is now: a list at our (future) version would wait or fail
         resourceVersionUnavailable = true;
         log.warn("{}: the server's store is at resourceVersion \"{}\", older than \"{}\" already synced: it went back "
