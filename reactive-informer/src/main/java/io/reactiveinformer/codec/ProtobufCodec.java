@@ -43,7 +43,7 @@ final class ProtobufCodec {
         Object decoded = decodeObject(body, 0, body.length, type);
         if (!type.isInstance(decoded)) {
             throw new DecodeException("decoding " + type.getSimpleName() + " from protobuf: the body holds a "
-                    + ((V1Status) decoded).getKind() + ", not a " + ProtoDecoders.type(type).kind(), null);
+                    + ((V1Status) decoded).getKind() + ", not a " + ProtoDecoders.type(type).kind() + " (at byte 0)", null);
         }
         return type.cast(decoded);
     }
