@@ -435,7 +435,8 @@ public final class ProtoDecoderGenerator {
         out.append("                case ").append(field.number() << 3 | value.wireType()).append(" -> ");
         if (omitsZero && value.zeroTest() != null) {
             // JSON leaves this zero value out, so the JSON decode never sets it
-            out.append("{\n                    ").append(javaType.getTypeName()).append(" value = ").append(value.read())
+            // var: the reader's primitive, boxed only when set
+            out.append("{\n                    var value = ").append(value.read())
                     .append(";\n                    if (").append(value.zeroTest()).append(") {\n")
                     .append("                        m.set").append(suffix).append("(value);\n")
                     .append("                    }\n                }\n");
