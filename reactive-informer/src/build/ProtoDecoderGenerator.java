@@ -31,7 +31,8 @@ import java.util.regex.Pattern;
  * at run time.
  *
  * <p>Output: one package-private class {@code Proto<Group><Version>} per proto package in
- * {@code io.reactiveinformer.codec}, a {@code read<Message>(ProtoInput)} method per mapped message, and
+ * {@code io.reactiveinformer.codec}, a {@code read<Message>(ProtoInput, int outerLimit)} method per mapped
+ * message (it reads the fields up to the limit in force, then restores {@code outerLimit}), and
  * {@code ProtoDecoders.type(Class)} for each model of a top-level kind or list; REPORT lists the messages and
  * fields left unmapped, and why.
  */
@@ -300,10 +301,10 @@ public final class ProtoDecoderGenerator {
     private void method(Message message, Class<?> model, StringBuilder out, List<String> unmapped) {
         String type = model.getName();
         out.append("\n    static ").append(type).append(" read").append(message.name())
-                .append("(ProtoInput in) throws java.io.IOException {\n");
+                .append("(ProtoInput in, int outerLimit) throws java.io.IOException {\n");
         out.append("        ").append(type).append(" m = new ").append(type).append("();\n");
         fields(message, model, out, unmapped);
-        out.append("        return m;\n    }\n");
+        out.append("        in.end(outerLimit);\n        return m;\n    }\n");
     }
 
     /**
@@ -496,7 +497,8 @@ public final class ProtoDecoderGenerator {
             return new Value("in.emptyObject()", 2, null, "null");
         }
         if (model != null && model.getName().equals(java)) {
-            return new Value("in.message(" + className(message.pkg()) + "::read" + message.name() + ")", 2,
+            // a plain static call (arguments evaluate left to right: the length is read, then the fields)
+            return new Value(className(message.pkg()) + ".read" + message.name() + "(in, in.begin())", 2,
                     null, "null");
         }
         // a message whose only field is a repeated one (metav1's and core's string lists, authentication's

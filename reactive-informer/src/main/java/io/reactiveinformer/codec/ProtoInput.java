@@ -16,7 +16,7 @@ import java.util.List;
 /**
  * The protobuf wire form of one message held in a byte array, as the generated decoders ({@code Proto*}
  * classes, generated from the vendored {@code .proto} files) read it: tags, scalars, nested messages
- * ({@link #begin()}/{@link #end(int)} around a generated {@code read*} method), and the Kubernetes types that
+ * ({@link #begin()} before a generated {@code read*} method, which ends with {@link #end(int)}), and the Kubernetes types that
  * have a wire form of their own ({@code Time}, {@code MicroTime}, {@code Quantity}, {@code IntOrString},
  * {@code RawExtension}, {@code FieldsV1}). Strings are read in place and made canonical (see
  * {@link StringValues}), so a value seen before costs no allocation.
@@ -36,6 +36,15 @@ final class ProtoInput {
     private static final int INT_OR_STRING_STR = 3 << 3 | 2;
     /** {@code runtime.RawExtension}'s and {@code metav1.FieldsV1}'s only field, the raw bytes. */
     private static final int RAW = 1 << 3 | 2;
+
+    /** The limit of an input nothing has been entered in: what the generated readers restore at its end. */
+    static final int NO_LIMIT = Integer.MAX_VALUE;
+
+    /** Reads one item of a {@link #list}. */
+    @FunctionalInterface
+    interface Item<T> {
+        T read(ProtoInput in) throws IOException;
+    }
 
     private final byte[] bytes;
     private final int offset;
@@ -75,19 +84,11 @@ final class ProtoInput {
         in.popLimit(limit);
     }
 
-    /** A nested message, read by its generated method. */
-    <T> T message(ProtoType.Reader<T> reader) throws IOException {
-        int limit = begin();
-        T value = reader.read(this);
-        end(limit);
-        return value;
-    }
-
     /**
      * A message whose only field is a repeated one, {@code tag}: a list in the models (as in JSON), e.g.
      * {@code authentication.v1.ExtraValue}.
      */
-    <T> List<T> list(int tag, ProtoType.Reader<T> item) throws IOException {
+    <T> List<T> list(int tag, Item<T> item) throws IOException {
         int limit = begin();
         List<T> list = new ArrayList<>();
         for (int t = tag(); t != 0; t = tag()) {

@@ -11,10 +11,13 @@ import java.io.IOException;
  */
 record ProtoType<T>(String kind, Reader<T> reader, TypeMeta<T> typeMeta) {
 
-    /** A generated {@code read*} method: the fields of one message, up to the end of {@code in}'s limit. */
+    /**
+     * A generated {@code read*} method: the fields of one message, up to the end of {@code in}'s current limit,
+     * then {@code limit} restored ({@link ProtoInput#NO_LIMIT} for a whole input).
+     */
     @FunctionalInterface
     interface Reader<T> {
-        T read(ProtoInput in) throws IOException;
+        T read(ProtoInput in, int limit) throws IOException;
     }
 
     @FunctionalInterface

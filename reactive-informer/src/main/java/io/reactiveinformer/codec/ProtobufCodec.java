@@ -86,7 +86,7 @@ final class ProtobufCodec {
     private <T> T read(ProtoType<T> type, ProtobufEnvelope envelope, byte[] bytes) {
         ProtoInput in = new ProtoInput(bytes, envelope.rawOffset(), envelope.rawLength(), this);
         try {
-            T object = type.reader().read(in);
+            T object = type.reader().read(in, ProtoInput.NO_LIMIT);
             type.typeMeta().set(object, envelope.apiVersion(), envelope.kind());
             return object;
         } catch (IOException | RuntimeException e) {
