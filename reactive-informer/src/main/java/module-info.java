@@ -23,6 +23,7 @@ module io.reactiveinformer {
     requires static micrometer.core;
     requires static reactor.blockhound;
     requires com.google.gson;
+    requires com.google.protobuf;
 
     exports io.reactiveinformer.api;
     exports io.reactiveinformer.codec;

@@ -87,6 +87,11 @@ final class LazyJsonMap extends AbstractMap<String, Object> {
         }
     }
 
+    /** The object {@code json} holds (not copied: the caller hands it over), read by {@code parser} when asked. */
+    static LazyJsonMap of(byte[] json, UntypedValueDeserializer parser) {
+        return new LazyJsonMap(json, parser);
+    }
+
     private Map<String, Object> map() {
         Map<String, Object> m = map;
         if (m == null) {

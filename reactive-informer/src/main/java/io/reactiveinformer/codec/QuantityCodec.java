@@ -27,31 +27,41 @@ final class QuantityCodec {
         }
     }
 
-    static final class Deserializer extends ValueDeserializer<Quantity> {
+    /**
+     * Quantities parsed once per text. The official parser compiles regular expressions on every call, and a
+     * cluster's objects repeat a few dozen quantities ({@code 100m}, {@code 128Mi}) endlessly: parse each text
+     * once and share the (immutable) result, which also saves memory in caches. Thread-safe.
+     */
+    static final class Parsed {
 
-        /**
-         * The official parser compiles regular expressions on every call, and a cluster's objects
-         * repeat a few dozen quantities ({@code 100m}, {@code 128Mi}) endlessly: parse each text once
-         * and share the (immutable) result, which also saves memory in caches.
-         */
         private static final int CACHE_LIMIT = 4096;
         private final ConcurrentHashMap<String, Quantity> parsed = new ConcurrentHashMap<>();
+
+        /** @throws QuantityFormatException or {@code NumberFormatException} for a text that is not a quantity */
+        Quantity parse(String text) {
+            Quantity known = parsed.get(text);
+            if (known != null) {
+                return known;
+            }
+            Quantity quantity = Quantity.fromString(text);
+            if (parsed.size() < CACHE_LIMIT) {
+                parsed.putIfAbsent(text, quantity);
+            }
+            return quantity;
+        }
+    }
+
+    static final class Deserializer extends ValueDeserializer<Quantity> {
+
+        private final Parsed parsed = new Parsed();
 
         @Override
         public Quantity deserialize(JsonParser p, DeserializationContext ctxt) {
             JsonToken t = p.currentToken();
             if (t == JsonToken.VALUE_STRING || t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT) {
                 String text = p.getString();
-                Quantity known = parsed.get(text);
-                if (known != null) {
-                    return known;
-                }
                 try {
-                    Quantity quantity = Quantity.fromString(text);
-                    if (parsed.size() < CACHE_LIMIT) {
-                        parsed.putIfAbsent(text, quantity);
-                    }
-                    return quantity;
+                    return parsed.parse(text);
                 } catch (QuantityFormatException | NumberFormatException e) {
                     return (Quantity) ctxt.handleWeirdStringValue(Quantity.class, text, "not a quantity: %s",
                             e.getMessage());

@@ -1,5 +1,6 @@
 package io.reactiveinformer.codec;
 
+import java.nio.charset.StandardCharsets;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.databind.DeserializationContext;
@@ -56,6 +57,62 @@ final class StringValues {
         table[slot] = value;
         hashes[slot] = h;
         return value;
+    }
+
+    /**
+     * The string of the {@code length} UTF-8 bytes at {@code offset}, or an equal instance seen before: what
+     * the protobuf decoders read strings with. An ASCII value seen before costs no {@code String}; one with
+     * other characters is decoded first, then looked up.
+     */
+    String canonical(byte[] utf8, int offset, int length) {
+        if (length > MAX_LENGTH) {
+            return new String(utf8, offset, length, StandardCharsets.UTF_8);
+        }
+        int end = offset + length;
+        // String.hashCode's function, as above: for ASCII a byte is the char
+        int h = 0;
+        for (int i = offset; i < end; i++) {
+            byte b = utf8[i];
+            if (b < 0) {
+                return canonical(new String(utf8, offset, length, StandardCharsets.UTF_8));
+            }
+            h = 31 * h + b;
+        }
+        int slot = (h ^ (h >>> 16)) & (SLOTS - 1);
+        if (hashes[slot] == h) {
+            String known = table[slot];
+            if (known != null && sameAscii(known, utf8, offset, length)) {
+                return known;
+            }
+        }
+        String value = new String(utf8, offset, length, StandardCharsets.ISO_8859_1);
+        table[slot] = value;
+        hashes[slot] = h;
+        return value;
+    }
+
+    private String canonical(String value) {
+        int h = value.hashCode();
+        int slot = (h ^ (h >>> 16)) & (SLOTS - 1);
+        String known = table[slot];
+        if (hashes[slot] == h && value.equals(known)) {
+            return known;
+        }
+        table[slot] = value;
+        hashes[slot] = h;
+        return value;
+    }
+
+    private static boolean sameAscii(String known, byte[] bytes, int offset, int length) {
+        if (known.length() != length) {
+            return false;
+        }
+        for (int i = 0; i < length; i++) {
+            if (known.charAt(i) != bytes[offset + i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean sameChars(String known, char[] chars, int offset, int length) {

@@ -43,6 +43,11 @@ final class UntypedValueDeserializer extends ValueDeserializer<Object> {
         this(strings, false, false);
     }
 
+    /** What decodes a {@code fieldsV1} in a model, for the protobuf decoders, which get its JSON as bytes. */
+    static UntypedValueDeserializer forFieldsV1(StringValues strings) {
+        return new UntypedValueDeserializer(strings, true, true);
+    }
+
     private UntypedValueDeserializer(StringValues strings, boolean shareEmptyMaps, boolean keepBytes) {
         this.strings = strings;
         this.shareEmptyMaps = shareEmptyMaps;

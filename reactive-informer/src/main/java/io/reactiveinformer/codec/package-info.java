@@ -7,6 +7,11 @@
  * read ({@link io.reactiveinformer.codec.LazyJsonMap}, {@code UntypedValueDeserializer}), and repeated short
  * strings share one instance ({@code StringValues}), which is what keeps a large cache small.
  *
+ * <p>kube-apiserver's protobuf encoding of built-in kinds is decoded into the same models by
+ * {@code ProtobufCodec} (objects and lists in their envelope) and {@code ProtobufWatchFrames} (watch streams),
+ * with decoders generated at build time from the vendored {@code .proto} files ({@code ProtoDecoders}); internal
+ * until the client negotiates the encoding.
+ *
  * <p>Mappers and modules are thread-safe once built.
  */
 package io.reactiveinformer.codec;

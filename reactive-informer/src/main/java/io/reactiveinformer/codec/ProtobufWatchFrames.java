@@ -1,0 +1,124 @@
+package io.reactiveinformer.codec;
+
+import com.google.protobuf.CodedInputStream;
+import io.reactiveinformer.api.DecodeException;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.function.Consumer;
+
+/**
+ * Decodes a watch stream in {@code application/vnd.kubernetes.protobuf;stream=watch}, from byte chunks split
+ * anywhere: frames of a 4-byte big-endian length and that many bytes of a {@code metav1.WatchEvent} message
+ * (no envelope), whose {@code object} is a {@code RawExtension} holding the enveloped object (see
+ * {@link ProtobufEnvelope}). Each event's object is a {@code type}, or a {@code V1Status} (an {@code ERROR}
+ * event). Event types are passed on as the server wrote them.
+ *
+ * <p>A frame that does not decode, a length over {@value #MAX_FRAME} bytes, or a stream that ends inside a
+ * frame throws a {@link DecodeException} naming the frame (counted from 0) and the byte offset in the stream.
+ *
+ * <p>Threading: not thread-safe, one per stream; {@link #feed} decodes on the calling thread.
+ */
+final class ProtobufWatchFrames {
+
+    /** kube-apiserver's own ceiling for a request or an object is far below; a larger length is not a length. */
+    static final int MAX_FRAME = 256 << 20;
+
+    private static final int TYPE = 1 << 3 | 2;
+    private static final int OBJECT = 2 << 3 | 2;
+    private static final int RAW = 1 << 3 | 2;
+
+    /** A watch event; {@code object} is the watched type, or a {@code V1Status} for {@code ERROR}. */
+    record Event(String type, Object object) {
+    }
+
+    private final ProtobufCodec codec;
+    private final Class<?> type;
+    /** The bytes of an incomplete frame (its length prefix included) carried to the next chunk. */
+    private byte[] pending = new byte[0];
+    /** Offset in the stream of {@code pending[0]}. */
+    private long pendingOffset;
+    private long frames;
+
+    ProtobufWatchFrames(ProtobufCodec codec, Class<?> type) {
+        this.codec = codec;
+        this.type = type;
+    }
+
+    /** Hands every event {@code chunk} completes to {@code sink}, in order, before returning. */
+    void feed(byte[] chunk, Consumer<Event> sink) {
+        byte[] bytes;
+        if (pending.length == 0) {
+            bytes = chunk;
+        } else {
+            bytes = Arrays.copyOf(pending, pending.length + chunk.length);
+            System.arraycopy(chunk, 0, bytes, pending.length, chunk.length);
+        }
+        int at = 0;
+        while (bytes.length - at >= 4) {
+            long length = ((bytes[at] & 0xffL) << 24) | ((bytes[at + 1] & 0xff) << 16) | ((bytes[at + 2] & 0xff) << 8)
+                    | (bytes[at + 3] & 0xff);
+            if (length > MAX_FRAME) {
+                throw error("a frame length of " + length + " bytes", pendingOffset + at, null);
+            }
+            if (bytes.length - at - 4 < length) {
+                break;
+            }
+            sink.accept(event(bytes, at + 4, (int) length, pendingOffset + at));
+            frames++;
+            at += 4 + (int) length;
+        }
+        pending = Arrays.copyOfRange(bytes, at, bytes.length);
+        pendingOffset += at;
+    }
+
+    /** The stream has ended: it must not end inside a frame. */
+    void end() {
+        if (pending.length > 0) {
+            throw error("the stream ends inside a frame (" + pending.length + " bytes of it)",
+                    pendingOffset + pending.length, null);
+        }
+    }
+
+    private Event event(byte[] bytes, int offset, int length, long streamOffset) {
+        CodedInputStream in = CodedInputStream.newInstance(bytes, offset, length);
+        String eventType = null;
+        int objectOffset = -1;
+        int objectLength = 0;
+        try {
+            for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
+                switch (tag) {
+                    case TYPE -> eventType = in.readStringRequireUtf8();
+                    case OBJECT -> {
+                        int limit = in.pushLimit(in.readRawVarint32());
+                        for (int t = in.readTag(); t != 0; t = in.readTag()) {
+                            if (t == RAW) {
+                                objectLength = in.readRawVarint32();
+                                objectOffset = offset + in.getTotalBytesRead();
+                                in.skipRawBytes(objectLength);
+                            } else {
+                                in.skipField(t);
+                            }
+                        }
+                        in.popLimit(limit);
+                    }
+                    default -> in.skipField(tag);
+                }
+            }
+        } catch (IOException e) {
+            throw error("malformed watch event: " + e.getMessage(), streamOffset + 4 + in.getTotalBytesRead(), e);
+        }
+        if (eventType == null || objectOffset < 0) {
+            throw error("a watch event without " + (eventType == null ? "a type" : "an object"), streamOffset, null);
+        }
+        try {
+            return new Event(eventType, codec.readEnveloped(bytes, objectOffset, objectLength, type));
+        } catch (ProtobufDecodeError e) {
+            throw error(e.problem(), streamOffset + (e.offset() - offset) + 4, e.getCause());
+        }
+    }
+
+    private DecodeException error(String problem, long streamOffset, Throwable cause) {
+        return new DecodeException("decoding a " + type.getSimpleName() + " watch from protobuf: " + problem
+                + " (frame " + frames + ", at byte " + streamOffset + " of the stream)", cause);
+    }
+}
