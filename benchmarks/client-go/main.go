@@ -12,7 +12,8 @@
 // SYNC_DEADLINE_S, LAT_RATE, LAT_COUNT, INFORMERS, SLOW_RATE,
 // SLOW_SECONDS, SLOW_HANDLER_MS, SLOW_SAMPLE_SECONDS, SLOW_TOGETHER, ISO_RATE, ISO_SECONDS, ISO_CPU_MS,
 // ISO_SLEEP_MS, ISO_FAST, ISO_GRACE_S (isolation). BENCH_MODE=realistic is a round of
-// benchmarks/realistic-load.sh against a real cluster instead (see realistic.go), with no arguments.
+// benchmarks/realistic-load.sh against a real cluster instead (see realistic.go), with no arguments;
+// BENCH_MODE=relist is one of benchmarks/relist-peak.sh (see relistpeak.go).
 package main
 
 import (
@@ -291,6 +292,10 @@ func main() {
 	mode := env("BENCH_MODE", "matrix")
 	if mode == "realistic" {
 		realistic()
+		return
+	}
+	if mode == "relist" {
+		relistPeak(os.Args[1])
 		return
 	}
 	for i, r := range plan(mode, arg(2, 1), arg(3, 1), arg(4, 1)) {
