@@ -143,7 +143,8 @@ public final class ProtoDecoderGenerator {
 
     /**
      * The {@code --schema PROTO_DIR OUT_FILE} mode, for the test kit's protobuf encoder: the messages and their
-     * fields as a tab-separated table. A {@code message} line names a message; each {@code field} line after it
+     * fields as a tab-separated table. A {@code message} line names a message and says {@code struct} when Go
+     * declares it as a struct with tagged fields (else {@code -}: a named slice, or no Go source here); each {@code field} line after it
      * gives number, proto name, JSON name, label ({@code optional}, {@code repeated} or {@code map}), type (a
      * scalar or a message's full name; a map's key type), a map's value type (or {@code -}) and flags:
      * {@code p} the Go field is a pointer, {@code o} its JSON tag says omitempty, {@code z} omitzero, {@code i} it is
@@ -153,7 +154,8 @@ public final class ProtoDecoderGenerator {
         ProtoDecoderGenerator generator = parse(protoDir);
         List<String> lines = new ArrayList<>();
         for (Message message : generator.messages.values()) {
-            lines.add("message\t" + message.fqn());
+            lines.add("message\t" + message.fqn() + "\t"
+                    + (generator.goFields.containsKey(message.fqn()) ? "struct" : "-"));
             Map<String, GoField> go = generator.goFields.getOrDefault(message.fqn(), Map.of());
             message.fields().stream().sorted(java.util.Comparator.comparingInt(ProtoField::number)).forEach(f -> {
                 GoField g = go.get(f.name());

@@ -51,15 +51,19 @@ final class ProtobufSchema {
         }
     }
 
-    /** A message, its fields in ascending number order (the order Go writes them in). */
-    record Message(String name, List<Field> fields) {
+    /**
+     * A message, its fields in ascending number order (the order Go writes them in).
+     *
+     * @param goStruct Go declares it as a struct
+     */
+    record Message(String name, boolean goStruct, List<Field> fields) {
 
         /**
          * Whether this message is a Go named slice in disguise (metav1's {@code Verbs}, authentication's
-         * {@code ExtraValue}): one repeated field, and a JSON array.
+         * {@code ExtraValue}): no struct, one repeated field; a JSON array.
          */
         boolean listLike() {
-            return fields.size() == 1 && fields.get(0).label() == Label.REPEATED;
+            return !goStruct && fields.size() == 1 && fields.get(0).label() == Label.REPEATED;
         }
     }
 
@@ -117,14 +121,16 @@ final class ProtobufSchema {
             }
             BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
             String name = null;
+            boolean goStruct = false;
             List<Field> fields = null;
             for (String line = reader.readLine(); line != null; line = reader.readLine()) {
                 String[] parts = line.split("\t", -1);
                 if (parts[0].equals("message")) {
                     if (name != null) {
-                        messages.put(name, new Message(name, List.copyOf(fields)));
+                        messages.put(name, new Message(name, goStruct, List.copyOf(fields)));
                     }
                     name = parts[1];
+                    goStruct = parts[2].equals("struct");
                     fields = new ArrayList<>();
                 } else {
                     String flags = parts[7];
@@ -135,7 +141,7 @@ final class ProtobufSchema {
                 }
             }
             if (name != null) {
-                messages.put(name, new Message(name, List.copyOf(fields)));
+                messages.put(name, new Message(name, goStruct, List.copyOf(fields)));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
