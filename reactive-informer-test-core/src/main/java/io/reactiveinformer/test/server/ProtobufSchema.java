@@ -94,6 +94,7 @@ final class ProtobufSchema {
      * The message of a built-in kind, or null: {@code apps/v1} and {@code Deployment} are
      * {@code k8s.io.api.apps.v1.Deployment}, {@code v1} is core, {@code meta.k8s.io/v1} apimachinery's meta;
      * a group is named after its first label (its proto package is), {@code internal.apiserver.k8s.io} excepted.
+     * {@code Status} is meta's in every group version, as kube-apiserver registers it.
      */
     Message kind(String apiVersion, String kind) {
         int slash = apiVersion.indexOf('/');
@@ -110,7 +111,8 @@ final class ProtobufSchema {
             int dot = group.indexOf('.');
             pkg = dot < 0 ? group : group.substring(0, dot);
         }
-        return messages.get("k8s.io.api." + pkg + "." + version + "." + kind);
+        Message message = messages.get("k8s.io.api." + pkg + "." + version + "." + kind);
+        return message == null && kind.equals("Status") ? messages.get(META + kind) : message;
     }
 
     private static ProtobufSchema load() {
