@@ -35,6 +35,9 @@ import java.util.regex.Pattern;
  * message (it reads the fields up to the limit in force, then restores {@code outerLimit}), and
  * {@code ProtoDecoders.type(Class)} for each model of a top-level kind or list; REPORT lists the messages and
  * fields left unmapped, and why.
+ *
+ * <p>With {@code --schema PROTO_DIR OUT_FILE} it writes the parsed schema instead (see {@link #schema}), for the
+ * test kit's protobuf encoder, which has no model classes to map to.
  */
 public final class ProtoDecoderGenerator {
 
