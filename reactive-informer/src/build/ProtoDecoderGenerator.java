@@ -35,6 +35,9 @@ import java.util.regex.Pattern;
  * message (it reads the fields up to the limit in force, then restores {@code outerLimit}), and
  * {@code ProtoDecoders.type(Class)} for each model of a top-level kind or list; REPORT lists the messages and
  * fields left unmapped, and why.
+ *
+ * <p>With {@code --schema PROTO_DIR OUT_FILE} it writes the parsed schema instead (see {@link #schema}), for the
+ * test kit's protobuf encoder, which has no model classes to map to.
  */
 public final class ProtoDecoderGenerator {
 
@@ -69,8 +72,12 @@ public final class ProtoDecoderGenerator {
         }
     }
 
-    /** What the Go struct tag says of a field: its JSON name, and whether JSON leaves its zero value out. */
-    record GoField(String jsonName, boolean omitsZero, boolean inline) {
+    /**
+     * What the Go struct tag says of a field: its JSON name, whether JSON leaves its zero value out, whether it
+     * is embedded inline, whether the Go field is a pointer and whether its tag says omitempty, omitzero.
+     */
+    record GoField(String jsonName, boolean omitsZero, boolean inline, boolean pointer, boolean omitEmpty,
+                   boolean omitZero) {
     }
 
     private static final Pattern PACKAGE_LINE = Pattern.compile("^package ([\\w.]+);");
@@ -95,18 +102,14 @@ public final class ProtoDecoderGenerator {
     private int skippedFields;
 
     public static void main(String[] args) throws IOException {
+        if (args[0].equals("--schema")) {
+            schema(Path.of(args[1]), Path.of(args[2]));
+            return;
+        }
         Path protoDir = Path.of(args[0]);
         Path outDir = Path.of(args[1]);
         Path reportFile = Path.of(args[2]);
-        ProtoDecoderGenerator generator = new ProtoDecoderGenerator();
-        for (String file : Files.readAllLines(protoDir.resolve("FILES"))) {
-            Path path = protoDir.resolve(file);
-            if (file.endsWith(".proto")) {
-                generator.parseProto(path);
-            } else {
-                generator.parseGo(path, file);
-            }
-        }
+        ProtoDecoderGenerator generator = parse(protoDir);
         generator.mapModels();
         Map<String, String> sources = generator.generate();
         Path packageDir = outDir.resolve(PACKAGE.replace('.', '/'));
@@ -126,6 +129,49 @@ public final class ProtoDecoderGenerator {
         Files.createDirectories(reportFile.getParent());
         Files.write(reportFile, generator.report);
         System.out.println("protobuf decoders: " + generator.report.get(0));
+    }
+
+    static ProtoDecoderGenerator parse(Path protoDir) throws IOException {
+        ProtoDecoderGenerator generator = new ProtoDecoderGenerator();
+        for (String file : Files.readAllLines(protoDir.resolve("FILES"))) {
+            Path path = protoDir.resolve(file);
+            if (file.endsWith(".proto")) {
+                generator.parseProto(path);
+            } else {
+                generator.parseGo(path, file);
+            }
+        }
+        return generator;
+    }
+
+    /**
+     * The {@code --schema PROTO_DIR OUT_FILE} mode, for the test kit's protobuf encoder: the messages and their
+     * fields as a tab-separated table. A {@code message} line names a message and says {@code struct} when Go
+     * declares it as a struct with tagged fields (else {@code -}: a named slice, or no Go source here); each {@code field} line after it
+     * gives number, proto name, JSON name, label ({@code optional}, {@code repeated} or {@code map}), type (a
+     * scalar or a message's full name; a map's key type), a map's value type (or {@code -}) and flags:
+     * {@code p} the Go field is a pointer, {@code o} its JSON tag says omitempty, {@code z} omitzero, {@code i} it is
+     * embedded inline (or {@code -}). Fields are in ascending number order, the order Go writes them in.
+     */
+    static void schema(Path protoDir, Path outFile) throws IOException {
+        ProtoDecoderGenerator generator = parse(protoDir);
+        List<String> lines = new ArrayList<>();
+        for (Message message : generator.messages.values()) {
+            lines.add("message\t" + message.fqn() + "\t"
+                    + (generator.goFields.containsKey(message.fqn()) ? "struct" : "-"));
+            Map<String, GoField> go = generator.goFields.getOrDefault(message.fqn(), Map.of());
+            message.fields().stream().sorted(java.util.Comparator.comparingInt(ProtoField::number)).forEach(f -> {
+                GoField g = go.get(f.name());
+                String flags = g == null ? "" : (g.pointer() ? "p" : "") + (g.omitEmpty() ? "o" : "")
+                        + (g.omitZero() ? "z" : "") + (g.inline() ? "i" : "");
+                lines.add("field\t" + f.number() + "\t" + f.name() + "\t" + (g != null ? g.jsonName() : f.name())
+                        + "\t" + f.label() + "\t" + f.type() + "\t" + (f.valueType() == null ? "-" : f.valueType())
+                        + "\t" + (flags.isEmpty() ? "-" : flags));
+            });
+        }
+        Files.createDirectories(outFile.getParent());
+        Files.write(outFile, lines);
+        System.out.println("protobuf schema: " + generator.messages.size() + " messages");
     }
 
     void parseProto(Path path) throws IOException {
@@ -192,7 +238,9 @@ public final class ProtoDecoderGenerator {
                     // the protobuf encoding does
                     boolean omitsZero = omit && !goType.startsWith("*");
                     goFields.computeIfAbsent(struct, k -> new LinkedHashMap<>())
-                            .put(protoName, new GoField(parts[0], omitsZero, List.of(parts).contains("inline")));
+                            .put(protoName, new GoField(parts[0], omitsZero, List.of(parts).contains("inline"),
+                                    goType.startsWith("*"), List.of(parts).contains("omitempty"),
+                                    List.of(parts).contains("omitzero")));
                 }
             }
         }

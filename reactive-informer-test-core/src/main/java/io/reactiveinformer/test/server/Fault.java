@@ -1,6 +1,5 @@
 package io.reactiveinformer.test.server;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.SplittableRandom;
@@ -8,7 +7,10 @@ import java.util.SplittableRandom;
 /**
  * Something going wrong with one request to the {@link SimulatedApiServer}. Schedule faults with
  * its {@link FaultPlan}. Stream faults ({@link #closeAfterEvents}, the inserted lines) only make
- * sense for watches; on other requests they act after the body, or not at all.
+ * sense for watches; on other requests they act after the body, or not at all. They keep their meaning on
+ * a protobuf watch ({@code application/vnd.kubernetes.protobuf;stream=watch}): events are length-prefixed
+ * frames there, inserted bytes go between frames, an event the fault writes is a frame, an error a
+ * protobuf {@code Status}.
  */
 public sealed interface Fault {
 
@@ -57,6 +59,29 @@ public sealed interface Fault {
 
     /** Writes an {@code ADDED} event whose object has no metadata after this many events, then carries on. */
     record ObjectWithoutMetadata(int afterEvents) implements Fault {
+    }
+
+    /**
+     * Writes an event of a type no server sends ({@code SURPRISE}) after this many events, then carries on: in
+     * JSON {@code {"type":"SURPRISE","object":{}}}, in protobuf a frame holding an empty object of the watched
+     * kind.
+     */
+    record UnknownEventType(int afterEvents) implements Fault {
+    }
+
+    /**
+     * Writes the first half of the event after this many, then ends the response cleanly: the stream stops
+     * inside a frame (in JSON, inside a line).
+     */
+    record TruncatedFrame(int afterEvents) implements Fault {
+    }
+
+    /**
+     * On a protobuf watch, the frame of the event after this many has a length prefix one more than its length
+     * (so the frame takes the first byte of the next one, and the stream is out of step from there); a JSON
+     * watch, which has no lengths, is written as it is.
+     */
+    record WrongLength(int afterEvents) implements Fault {
     }
 
     /** Answers a watch with 200, then one {@code ERROR} event with a 410 Expired {@code Status}, then ends it. */
@@ -112,7 +137,10 @@ public sealed interface Fault {
         return new SilentWatch();
     }
 
-    /** {@code length} bytes that are not JSON (seeded, so the same seed gives the same bytes). */
+    /**
+     * {@code length} bytes that are not JSON (seeded, so the same seed gives the same bytes); on a protobuf
+     * watch, their first byte starts a length prefix of more than 2 GB.
+     */
     static Fault garbage(int afterEvents, int length, long seed) {
         SplittableRandom random = new SplittableRandom(seed);
         byte[] bytes = new byte[length];
@@ -125,10 +153,17 @@ public sealed interface Fault {
         return new Insert(afterEvents, bytes);
     }
 
-    /** An event of a type no server sends: {@code {"type":"SURPRISE","object":{}}}. */
+    /** An event of a type no server sends (see {@link UnknownEventType}). */
     static Fault unknownEventType(int afterEvents) {
-        return new Insert(afterEvents,
-                "{\"type\":\"SURPRISE\",\"object\":{}}\n".getBytes(StandardCharsets.UTF_8));
+        return new UnknownEventType(afterEvents);
+    }
+
+    static Fault truncatedFrame(int afterEvents) {
+        return new TruncatedFrame(afterEvents);
+    }
+
+    static Fault wrongLength(int afterEvents) {
+        return new WrongLength(afterEvents);
     }
 
     static Fault objectWithoutMetadata(int afterEvents) {

@@ -21,6 +21,11 @@ record Reply(int code, Flux<byte[]> chunks, boolean stream, int length, String c
         return new Reply(code, pieces(body), false, body.length, "application/json", List.of());
     }
 
+    /** An enveloped protobuf object or list. */
+    static Reply protobuf(int code, byte[] body) {
+        return new Reply(code, pieces(body), false, body.length, Representation.PROTOBUF, List.of());
+    }
+
     private static Flux<byte[]> pieces(byte[] body) {
         if (body.length <= PIECE) {
             return Flux.just(body);
@@ -29,8 +34,10 @@ record Reply(int code, Flux<byte[]> chunks, boolean stream, int length, String c
                 .map(i -> Arrays.copyOfRange(body, i * PIECE, Math.min(body.length, (i + 1) * PIECE)));
     }
 
-    static Reply stream(Flux<byte[]> lines) {
-        return new Reply(200, lines, true, -1, "application/json", List.of());
+    /** A watch: JSON lines, or protobuf frames. */
+    static Reply stream(Flux<byte[]> events, boolean protobuf) {
+        return new Reply(200, events, true, -1, protobuf ? Representation.PROTOBUF + ";stream=watch"
+                : "application/json", List.of());
     }
 
     static Reply text(String text) {

@@ -9,7 +9,9 @@ import io.reactiveinformer.api.PatchType;
 import io.reactiveinformer.api.ResourceType;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
+import io.reactiveinformer.test.server.Representation.Negotiated;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -17,7 +19,8 @@ import tools.jackson.databind.node.ObjectNode;
  * Serves one request of the {@link SimulatedApiServer} on its {@link ClusterState}: the non-resource
  * paths first, then a resource path by verb: LIST or WATCH, POST and DELETE of a collection on a
  * collection; GET, PUT, PATCH and DELETE on an object or its {@code status}. Answers the
- * {@link Reply} to write, or throws the {@link ApiError} the real server would answer with.
+ * {@link Reply} to write, in JSON or, when the {@code Accept} header asks for it and the kind has a message,
+ * in protobuf; or throws the {@link ApiError} the real server would answer with.
  *
  * <p>Threading: stateless beyond the state; runs on the event loop serving the request and never
  * blocks (the state's lock is held for microseconds).
@@ -28,13 +31,20 @@ final class RequestRouter {
     private final RequestDecoder decoder;
     private final NonResourceEndpoints nonResource;
     private final WatchEndpoint watch;
+    private final ProtobufEncoder protobuf;
+    private final BooleanSupplier servesProtobuf;
 
-    /** {@code port} is read per request: the server's port, once it listens. */
-    RequestRouter(ClusterState state, IntSupplier port) {
+    /**
+     * {@code port} is read per request: the server's port, once it listens; {@code servesProtobuf} too:
+     * whether protobuf is served.
+     */
+    RequestRouter(ClusterState state, IntSupplier port, ProtobufEncoder protobuf, BooleanSupplier servesProtobuf) {
         this.state = state;
         this.decoder = new RequestDecoder(state.json().mapper());
         this.nonResource = new NonResourceEndpoints(state, port);
-        this.watch = new WatchEndpoint(state);
+        this.protobuf = protobuf;
+        this.servesProtobuf = servesProtobuf;
+        this.watch = new WatchEndpoint(state, protobuf);
     }
 
     /**
@@ -61,10 +71,10 @@ final class RequestRouter {
         if (t.name() == null) {
             if (method.equals("GET")) {
                 return info.isWatch()
-                        ? watch.reply(t, info.query(), fault, Representation.negotiate(accept, false))
-                        : list(t, info.query(), Representation.negotiate(accept, true));
+                        ? watch.reply(t, info.query(), fault, negotiate(accept, t, false))
+                        : list(t, info.query(), negotiate(accept, t, true));
             }
-            Representation as = Representation.negotiate(accept, false);
+            Negotiated as = negotiate(accept, t, false);
             return switch (method) {
                 case "POST" -> {
                     ObjectNode object = decoder.objectBody(body, contentType);
@@ -78,7 +88,7 @@ final class RequestRouter {
                 default -> throw methodNotAllowed();
             };
         }
-        Representation as = Representation.negotiate(accept, false);
+        Negotiated as = negotiate(accept, t, false);
         return switch (method) {
             case "GET" -> object(200, as, state.get(t.type(), t.namespace(), t.name()));
             case "PUT" -> {
@@ -108,12 +118,21 @@ final class RequestRouter {
                 RequestDecoder.DeleteRequest request = decoder.deleteRequest(info.query(), body, contentType);
                 Deletion deletion = state.delete(t.type(), t.namespace(), t.name(), request.options(),
                         request.dryRun());
-                yield deletion.removed() && !ResourceTraits.returnsDeletedObject(t.type())
-                        ? Reply.of(200, state.json().encode(deletedStatus(t.type(), deletion.object())))
-                        : object(200, as, deletion.object());
+                if (deletion.removed() && !ResourceTraits.returnsDeletedObject(t.type())) {
+                    V1Status deleted = deletedStatus(t.type(), deletion.object());
+                    yield as.protobuf()
+                            ? Reply.protobuf(200, protobuf.envelope(state.json().mapper().valueToTree(deleted)))
+                            : Reply.of(200, state.json().encode(deleted));
+                }
+                yield object(200, as, deletion.object());
             }
             default -> throw methodNotAllowed();
         };
+    }
+
+    private Negotiated negotiate(String accept, ResourcePath t, boolean list) {
+        return Representation.negotiate(accept, list, servesProtobuf.getAsBoolean(),
+                protobuf.covers(t.type().apiVersion(), t.type().kind()));
     }
 
     /**
@@ -164,26 +183,38 @@ final class RequestRouter {
     }
 
     private Reply deleteCollection(ResourcePath t, Map<String, String> q, RequestDecoder.DeleteRequest request,
-                                   Representation as) {
+                                   Negotiated as) {
         ListOptions selectors = ListOptions.none().withSelectors(q.get("labelSelector"), q.get("fieldSelector"));
         long at = state.resourceVersion();
         List<Deletion> deleted = state.deleteCollection(t.type(), t.namespace(), selectors, request.options(),
                 request.dryRun());
         V1ListMeta meta = new V1ListMeta().resourceVersion(Long.toString(at));
         // the real server answers with the items as it listed them, before it deleted each
-        List<JsonNode> items = deleted.stream().map(d -> as.object(d.listed())).toList();
-        if (as == Representation.METADATA) {
-            return Reply.of(200, WireFormat.list(state.json(), Representation.META_API_VERSION, "PartialObjectMetadataList",
-                    meta, items));
+        return list(t, as, meta, deleted.stream().map(Deletion::listed).toList());
+    }
+
+    private Reply object(int code, Negotiated as, ObjectNode object) {
+        JsonNode written = as.representation().object(object);
+        return as.protobuf() ? Reply.protobuf(code, protobuf.envelope(written))
+                : Reply.of(code, state.json().encode(written));
+    }
+
+    /** A list of {@code items} in the negotiated representation and encoding. */
+    private Reply list(ResourcePath t, Negotiated as, V1ListMeta meta, List<? extends JsonNode> items) {
+        boolean metadata = as.representation() == Representation.METADATA;
+        String apiVersion = metadata ? Representation.META_API_VERSION : t.type().apiVersion();
+        String kind = metadata ? "PartialObjectMetadataList" : t.type().kind() + "List";
+        List<JsonNode> written = items.stream().map(as.representation()::object).toList();
+        if (!as.protobuf()) {
+            return Reply.of(200, WireFormat.list(state.json(), apiVersion, kind, meta, written));
         }
-        return Reply.of(200, WireFormat.list(state.json(), t.type().apiVersion(), t.type().kind() + "List", meta, items));
+        ObjectNode list = state.json().mapper().createObjectNode();
+        list.set("metadata", state.json().mapper().valueToTree(meta));
+        list.putArray("items").addAll(written);
+        return Reply.protobuf(200, protobuf.envelope(apiVersion, kind, list));
     }
 
-    private Reply object(int code, Representation as, ObjectNode object) {
-        return Reply.of(code, state.json().encode(as.object(object)));
-    }
-
-    private Reply list(ResourcePath t, Map<String, String> q, Representation as) {
+    private Reply list(ResourcePath t, Map<String, String> q, Negotiated as) {
         Integer limit = q.containsKey("limit") ? RequestDecoder.parseInt("limit", q.get("limit")) : null;
         ListOptions options = new ListOptions(q.get("labelSelector"), q.get("fieldSelector"), limit,
                 q.get("continue"), q.get("resourceVersion"), q.get("resourceVersionMatch"),
@@ -192,12 +223,7 @@ final class RequestRouter {
         V1ListMeta meta = new V1ListMeta().resourceVersion(page.resourceVersion())._continue(page.continueToken())
                 .remainingItemCount(page.remainingItemCount())
                 .shardInfo(page.shardSelector() == null ? null : new V1ShardInfo().selector(page.shardSelector()));
-        if (as == Representation.METADATA) {
-            return Reply.of(200, WireFormat.list(state.json(), Representation.META_API_VERSION, "PartialObjectMetadataList",
-                    meta, page.items().stream().map(as::object).toList()));
-        }
-        return Reply.of(200, WireFormat.list(state.json(), t.type().apiVersion(), t.type().kind() + "List", meta,
-                page.items()));
+        return list(t, as, meta, page.items());
     }
 
     private static Reply throwing(ApiError error) {

@@ -20,9 +20,11 @@ import reactor.netty.http.server.HttpServerResponse;
 final class ResponseWriter {
 
     private final KubernetesJson json;
+    private final ProtobufEncoder protobuf;
 
-    ResponseWriter(KubernetesJson json) {
+    ResponseWriter(KubernetesJson json, ProtobufEncoder protobuf) {
         this.json = json;
+        this.protobuf = protobuf;
     }
 
     /** Writes {@code reply} with its headers, as {@code fault} (or {@code null}) allows. */
@@ -49,11 +51,14 @@ final class ResponseWriter {
         return res.sendByteArray(chunks).then();
     }
 
-    /** Writes the {@code Status} of {@code e}, with {@code Retry-After} when it has one. */
-    Mono<Void> error(HttpServerResponse res, ApiError e) {
-        byte[] bytes = json.encode(e.toStatus());
+    /**
+     * Writes the {@code Status} of {@code e}, in protobuf or JSON, with {@code Retry-After} when it has one.
+     */
+    Mono<Void> error(HttpServerResponse res, ApiError e, boolean inProtobuf) {
+        byte[] bytes = inProtobuf ? protobuf.envelope(json.mapper().valueToTree(e.toStatus()))
+                : json.encode(e.toStatus());
         res.status(HttpResponseStatus.valueOf(e.code()))
-                .header(HttpHeaderNames.CONTENT_TYPE, "application/json")
+                .header(HttpHeaderNames.CONTENT_TYPE, inProtobuf ? Representation.PROTOBUF : "application/json")
                 .header(HttpHeaderNames.CONTENT_LENGTH, Integer.toString(bytes.length));
         if (e.retryAfter() != null) {
             res.header(HttpHeaderNames.RETRY_AFTER, Long.toString(Math.max(1, e.retryAfter().toSeconds())));

@@ -31,7 +31,12 @@ import reactor.netty.resources.LoopResources;
  * DELETE, the {@code status} subresource, and error {@code Status} bodies as the real server sends
  * them. Objects are written whole, or as {@code PartialObjectMetadata} (and
  * {@code PartialObjectMetadataList}) when the {@code Accept} header asks for that representation, as
- * client-go's metadata client does. Plain HTTP, no authentication; HTTP/1.1.
+ * client-go's metadata client does. Responses are in JSON or, for the built-in kinds, in kube-apiserver's
+ * protobuf when the {@code Accept} header puts {@code application/vnd.kubernetes.protobuf} first
+ * (objects and lists in the {@code k8s\0} envelope, watches as length-prefixed {@code WatchEvent}
+ * frames, errors as a protobuf {@code Status}); custom resources answer JSON to such a header, or 406 when
+ * it accepts protobuf alone. {@link #protobuf(boolean)} turns protobuf off. Request bodies are JSON (or
+ * YAML for apply): protobuf ones answer 415. Plain HTTP, no authentication; HTTP/1.1.
  *
  * <p>{@link #faults()} scripts what goes wrong per request. With the same seed, state and script,
  * and a scheduler whose clock is deterministic (e.g. a {@code VirtualTimeScheduler}), the same
@@ -60,13 +65,15 @@ public final class SimulatedApiServer implements AutoCloseable {
     private final RequestRouter router;
     private final ResponseWriter responses;
     private final DisposableServer server;
+    private volatile boolean servesProtobuf = true;
 
     private SimulatedApiServer(ClusterState state, int port, LoopResources loops) {
         OpenApiDocuments.load();
         state.prepareSchemas();
         this.state = state;
-        this.router = new RequestRouter(state, this::port);
-        this.responses = new ResponseWriter(state.json());
+        ProtobufEncoder protobuf = new ProtobufEncoder(ProtobufSchema.get(), state.json().mapper());
+        this.router = new RequestRouter(state, this::port, protobuf, () -> servesProtobuf);
+        this.responses = new ResponseWriter(state.json(), protobuf);
         HttpServer http = HttpServer.create().host("127.0.0.1").port(port);
         this.server = (loops == null ? http : http.runOn(loops))
                 .doOnConnection(connection -> {
@@ -116,6 +123,19 @@ public final class SimulatedApiServer implements AutoCloseable {
     /** What goes wrong, per request. */
     public FaultPlan faults() {
         return faults;
+    }
+
+    /**
+     * Whether the built-in kinds are served in protobuf (they are unless turned off): off, the server answers as
+     * one without protobuf would, JSON to an {@code Accept} header that also lists JSON, 406 to one that lists
+     * protobuf alone; to test a client's fallback to JSON. Takes effect for the requests that follow; any
+     * thread.
+     *
+     * @return this server
+     */
+    public SimulatedApiServer protobuf(boolean served) {
+        this.servesProtobuf = served;
+        return this;
     }
 
     /** Every request received so far, in arrival order. */
@@ -175,11 +195,12 @@ public final class SimulatedApiServer implements AutoCloseable {
         if (fault instanceof Fault.CloseWithoutResponse) {
             return ResponseWriter.abort(res);
         }
+        String accept = req.requestHeaders().get(HttpHeaderNames.ACCEPT);
+        boolean statusInProtobuf = Representation.statusInProtobuf(accept, servesProtobuf);
         if (fault instanceof Fault.Respond respond) {
             return responses.error(res, new ApiError(respond.code(), respond.reason(), respond.message(), null,
-                    respond.retryAfter()));
+                    respond.retryAfter()), statusInProtobuf);
         }
-        String accept = req.requestHeaders().get(HttpHeaderNames.ACCEPT);
         String contentType = req.requestHeaders().get(HttpHeaderNames.CONTENT_TYPE);
         String userAgent = req.requestHeaders().get(HttpHeaderNames.USER_AGENT);
         // Off the event loop: a LIST is O(what it returns) (a 100,000-pod one held the loop over a second)
@@ -190,7 +211,7 @@ public final class SimulatedApiServer implements AutoCloseable {
             try {
                 reply = router.route(info, accept, contentType, userAgent, body, fault);
             } catch (ApiError e) {
-                return responses.error(res, e);
+                return responses.error(res, e, statusInProtobuf);
             }
             return responses.send(res, reply, fault);
         }).subscribeOn(Schedulers.boundedElastic());

@@ -10,8 +10,8 @@ import reactor.netty.resources.ConnectionProvider;
 /** Byte-level requests: what exactly the server wrote, and how the connection ended. */
 final class RawHttp {
 
-    /** The status, every body byte received, and the error that ended the body, if any. */
-    record Result(int status, byte[] body, Throwable error) {
+    /** The status, every body byte received, the error that ended the body, if any, and the content type. */
+    record Result(int status, byte[] body, Throwable error, String contentType) {
         String text() {
             return new String(body, StandardCharsets.UTF_8);
         }
@@ -30,8 +30,10 @@ final class RawHttp {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             return body.asByteArray()
                     .doOnNext(out::writeBytes)
-                    .then(Mono.fromCallable(() -> new Result(res.status().code(), out.toByteArray(), null)))
-                    .onErrorResume(e -> Mono.just(new Result(res.status().code(), out.toByteArray(), e)));
+                    .then(Mono.fromCallable(() -> new Result(res.status().code(), out.toByteArray(), null,
+                            res.responseHeaders().get("Content-Type"))))
+                    .onErrorResume(e -> Mono.just(new Result(res.status().code(), out.toByteArray(), e,
+                            res.responseHeaders().get("Content-Type"))));
         }).single().timeout(Duration.ofSeconds(10));
     }
 }
