@@ -51,6 +51,11 @@ import reactor.netty.http.client.HttpClientResponse;
  * representation, as client-go's metadata client does: lists, watches and gets carry only metadata.
  * Such a handle patches and deletes, but does not create or replace (it has no whole object to send).
  *
+ * <p>Reads (list, get, watch) of a built-in kind are asked for in protobuf, or JSON if the server has no
+ * protobuf for it, and decoded by the response's {@code Content-Type}, unless the configuration or
+ * {@link #withEncoding} says {@link Encoding#JSON}; a refusal falls back to JSON for good (see {@link Encoding}).
+ * Everything else, and every write, is JSON.
+ *
  * @param <T> the object type
  */
 public final class ResourceClient<T extends KubernetesObject> {
