@@ -86,7 +86,7 @@ class EncodingOnKubeApiServerTest {
         assertThat(streamingList(inProtobuf)).usingRecursiveComparison().isEqualTo(streamingList(inJson));
         assertThat(notFound(inProtobuf)).usingRecursiveComparison().isEqualTo(notFound(inJson));
 
-        assertThat(protobufTypes).hasSize(5).containsOnly("GET application/vnd.kubernetes.protobuf",
+        assertThat(protobufTypes).hasSize(4).containsOnly("GET application/vnd.kubernetes.protobuf",
                 "GET application/vnd.kubernetes.protobuf;stream=watch");
         assertThat(protobufTypes).contains("GET application/vnd.kubernetes.protobuf;stream=watch");
         assertThat(jsonTypes.subList(writes, jsonTypes.size())).hasSize(4)
