@@ -26,6 +26,7 @@ import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -316,7 +317,7 @@ final class HttpTransport {
                 retryAfter(response.responseHeaders().get(HttpHeaderNames.RETRY_AFTER)));
     }
 
-    /** Whether {@code contentType} is kube-apiserver's protobuf, of an object or a list ({@code null}: not). */
+    /** Whether {@code contentType} is kube-apiserver's protobuf, whatever its parameters ({@code null}: not). */
     static boolean isProtobuf(String contentType) {
         return contentType != null && mediaType(contentType).equals(KubernetesProtobuf.MEDIA_TYPE);
     }
@@ -324,7 +325,7 @@ final class HttpTransport {
     /** The type and subtype of a {@code Content-Type}, lower case, without parameters. */
     static String mediaType(String contentType) {
         int semicolon = contentType.indexOf(';');
-        return (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).trim().toLowerCase(java.util.Locale.ROOT);
+        return (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).trim().toLowerCase(Locale.ROOT);
     }
 
     /** {@code Retry-After} as delta-seconds or an HTTP date (measured against the scheduler's clock). */
