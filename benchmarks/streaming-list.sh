@@ -8,6 +8,7 @@
 #
 #   benchmarks/streaming-list.sh                   N=10000 ConfigMaps of 5,000 bytes, RUNS=5 rounds per mode
 #   N=50000 RUNS=3 benchmarks/streaming-list.sh
+#   ENCODINGS=PROTOBUF,JSON benchmarks/streaming-list.sh   each mode in both encodings our client reads
 #
 # Run it on an idle machine, as benchmarks/run.sh. SKIP_BUILD=1 uses the benchmarks jar as built.
 set -euo pipefail
@@ -25,7 +26,7 @@ env_dir="$(TESTENV_OWNER_PID=$$ testenv/testenv.sh start)"
 trap 'testenv/testenv.sh stop "$env_dir"' EXIT
 
 # shellcheck disable=SC2086 # JVM_FLAGS is a list of flags
-java $JVM_FLAGS -Dn="$N" -Dbytes="$BYTES" -Druns="$RUNS" -Dkubeconfig="$env_dir/kubeconfig" -Dcontext=admin \
+java $JVM_FLAGS -Dn="$N" -Dbytes="$BYTES" -Druns="$RUNS" -Dencodings="${ENCODINGS:-PROTOBUF}" -Dkubeconfig="$env_dir/kubeconfig" -Dcontext=admin \
   -cp benchmarks/target/benchmarks.jar io.reactiveinformer.benchmarks.watch.StreamingListVsList \
   2> >(grep -v ' INFO \| DEBUG ' >&2) | tee "$out.tmp"
 grep -v '^median' "$out.tmp" >"$out"

@@ -19,14 +19,14 @@ record DecodedChunk<T>(List<WatchEvent<T>> decoded, RuntimeException error) {
      * A watch response's events, decoded by {@code decoder} from its {@code body}; at the body's end, fails if
      * it ended inside an event.
      */
-    static <T> Flux<WatchEvent<T>> watchEvents(Flux<? extends ByteBuf> body, WatchEventDecoder<T> decoder) {
+    static <T> Flux<WatchEvent<T>> watchEvents(Flux<? extends ByteBuf> body, WatchStreamDecoder<T> decoder) {
         // decode inside onNext (the buffer is released when it returns); queue only decoded events
         return body.map(buf -> decode(decoder, buf))
                 .concatMap(DecodedChunk::events)
                 .concatWith(Mono.fromRunnable(decoder::end));
     }
 
-    static <T> DecodedChunk<T> decode(WatchEventDecoder<T> decoder, ByteBuf buf) {
+    static <T> DecodedChunk<T> decode(WatchStreamDecoder<T> decoder, ByteBuf buf) {
         List<WatchEvent<T>> events = new ArrayList<>(2);
         try {
             decoder.feed(HttpTransport.nio(buf), events::add);

@@ -17,6 +17,7 @@ import io.reactiveinformer.api.KubernetesClientException;
 import io.reactiveinformer.api.TransportException;
 import io.reactiveinformer.api.WriteFence;
 import io.reactiveinformer.codec.KubernetesJson;
+import io.reactiveinformer.codec.KubernetesProtobuf;
 import io.reactiveinformer.config.ClientConfig;
 import io.reactiveinformer.config.ConfigException;
 import java.net.URI;
@@ -25,7 +26,10 @@ import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -70,6 +74,9 @@ final class HttpTransport {
 
     private final ClientConfig config;
     private final KubernetesJson json;
+    private final KubernetesProtobuf protobuf;
+    /** The resources ({@code apiVersion/plural}) a server would not serve in protobuf: JSON for them from then on. */
+    private final Set<String> jsonOnly = ConcurrentHashMap.newKeySet();
     private final ConnectionProvider pool;
     /** Whether {@link #dispose()} closes the pool: not when the application shares its own. */
     private final boolean ownsPool;
@@ -89,6 +96,7 @@ final class HttpTransport {
                   UnaryOperator<HttpClient> customizer) {
         this.config = config;
         this.json = json;
+        this.protobuf = KubernetesProtobuf.of(json);
         URI server = config.server();
         String path = server.getRawPath() == null ? "" : server.getRawPath();
         this.basePath = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
@@ -146,6 +154,25 @@ final class HttpTransport {
 
     ClientConfig config() {
         return config;
+    }
+
+    KubernetesProtobuf protobuf() {
+        return protobuf;
+    }
+
+    /** Whether the server refused protobuf for {@code resource} before (see {@link #keepToJson}). */
+    boolean keepsToJson(String resource) {
+        return jsonOnly.contains(resource);
+    }
+
+    /**
+     * From now on {@code resource} is asked for in JSON only, by every handle of this client: the server refused
+     * protobuf for it ({@code why}). Said once per resource, loudly, for it costs the resource protobuf's speed.
+     */
+    void keepToJson(String resource, String why) {
+        if (jsonOnly.add(resource)) {
+            log.warn("{}: {}; reading it in JSON from now on", resource, why);
+        }
     }
 
     void dispose() {
@@ -271,9 +298,16 @@ final class HttpTransport {
         V1Status status = null;
         if (body.length > 0) {
             try {
-                V1Status decoded = json.decode(body, V1Status.class);
-                if ("Status".equals(decoded.getKind()) || decoded.getCode() != null) {
-                    status = decoded;
+                if (isProtobuf(response.responseHeaders().get(HttpHeaderNames.CONTENT_TYPE))) {
+                    // asked for with protobuf, the server writes its Status so too (a v1 Status in its envelope)
+                    if (protobuf.decode(body, 0, body.length, V1Status.class) instanceof V1Status decoded) {
+                        status = decoded;
+                    }
+                } else {
+                    V1Status decoded = json.decode(body, V1Status.class);
+                    if ("Status".equals(decoded.getKind()) || decoded.getCode() != null) {
+                        status = decoded;
+                    }
                 }
             } catch (DecodeException notAStatus) {
                 // a proxy's HTML or plain-text page: the HTTP code alone classifies it
@@ -281,6 +315,17 @@ final class HttpTransport {
         }
         return KubernetesApiException.of(request, response.status().code(), status,
                 retryAfter(response.responseHeaders().get(HttpHeaderNames.RETRY_AFTER)));
+    }
+
+    /** Whether {@code contentType} is kube-apiserver's protobuf, whatever its parameters ({@code null}: not). */
+    static boolean isProtobuf(String contentType) {
+        return contentType != null && mediaType(contentType).equals(KubernetesProtobuf.MEDIA_TYPE);
+    }
+
+    /** The type and subtype of a {@code Content-Type}, lower case, without parameters. */
+    static String mediaType(String contentType) {
+        int semicolon = contentType.indexOf(';');
+        return (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).trim().toLowerCase(Locale.ROOT);
     }
 
     /** {@code Retry-After} as delta-seconds or an HTTP date (measured against the scheduler's clock). */

@@ -30,26 +30,11 @@ import tools.jackson.databind.ObjectReader;
  * Each bound item goes through the {@code intern} function at once, so an item it swaps for an equal
  * instance held elsewhere (a relist's unchanged object, for the cache's) is garbage before the page ends.
  *
+ * <p>The JSON {@link ListDecoder}.
+ *
  * @param <T> the item type
  */
-final class ObjectListDecoder<T> {
-
-    /** The raw items one buffer completed, numbered from {@code first} (for error messages). */
-    record Batch(int first, List<RawItem> items) {
-
-        boolean isEmpty() {
-            return items.isEmpty();
-        }
-
-        /** The raw items' size. */
-        long bytes() {
-            long sum = 0;
-            for (RawItem item : items) {
-                sum += item.bytes().length;
-            }
-            return sum;
-        }
-    }
+final class ObjectListDecoder<T> implements ListDecoder<T> {
 
     private final KubernetesJson json;
     private final ObjectReader itemReader;
@@ -83,7 +68,8 @@ final class ObjectListDecoder<T> {
      *
      * @throws DecodeException on a malformed {@code items} array
      */
-    Batch feed(ByteBuffer bytes) {
+    @Override
+    public Batch feed(ByteBuffer bytes) {
         List<RawItem> items = scanner.feed(bytes);
         Batch batch = new Batch(fed, items);
         fed += items.size();
@@ -96,7 +82,8 @@ final class ObjectListDecoder<T> {
      *
      * @throws DecodeException if an item is malformed or does not fit the type
      */
-    List<T> bind(Batch batch) {
+    @Override
+    public List<T> bind(Batch batch) {
         List<T> bound = new ArrayList<>(batch.items().size());
         int index = batch.first();
         for (RawItem raw : batch.items()) {
@@ -116,7 +103,8 @@ final class ObjectListDecoder<T> {
      *
      * @throws DecodeException if the input ended early, held no list object, or is malformed outside the items
      */
-    ObjectList<T> end(List<T> items) {
+    @Override
+    public ObjectList<T> end(List<T> items) {
         byte[] envelope = scanner.end(fed);
         V1ListMeta meta = null;
         List<T> all = items;

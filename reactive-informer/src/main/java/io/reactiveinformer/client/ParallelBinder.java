@@ -1,7 +1,7 @@
 package io.reactiveinformer.client;
 
 import io.reactiveinformer.api.ObjectList;
-import io.reactiveinformer.client.ObjectListDecoder.Batch;
+import io.reactiveinformer.client.ListDecoder.Batch;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
@@ -36,14 +36,14 @@ import reactor.core.scheduler.Scheduler;
  *
  * <p>Threading: {@link #offer} and {@link #result} are called in order from one thread at a time (the
  * connection's). The page is emitted on the thread that finishes the last batch: a worker, a {@code tail}
- * thread, or the reader's. {@link ObjectListDecoder#bind} is thread-safe; each task claims its batch
+ * thread, or the reader's. {@link ListDecoder#bind} is thread-safe; each task claims its batch
  * before binding it, so no batch is bound twice.
  *
  * @param <T> the item type
  */
 final class ParallelBinder<T> {
 
-    private final ObjectListDecoder<T> decoder;
+    private final ListDecoder<T> decoder;
     private final Scheduler scheduler;
     private final Scheduler tail;
     private final long maxBytesInFlight;
@@ -57,7 +57,7 @@ final class ParallelBinder<T> {
     private volatile boolean cancelled;
     private volatile MonoSink<ObjectList<T>> sink;
 
-    ParallelBinder(ObjectListDecoder<T> decoder, Scheduler scheduler, Scheduler tail, long maxBytesInFlight) {
+    ParallelBinder(ListDecoder<T> decoder, Scheduler scheduler, Scheduler tail, long maxBytesInFlight) {
         this.decoder = decoder;
         this.scheduler = scheduler;
         this.tail = tail;

@@ -2,8 +2,11 @@ package io.reactiveinformer.client;
 
 import io.kubernetes.client.common.KubernetesObject;
 import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.reactiveinformer.api.DecodeException;
 import io.reactiveinformer.api.DeleteOptions;
 import io.reactiveinformer.api.KubernetesApiException;
+import io.reactiveinformer.api.KubernetesClientException;
 import io.reactiveinformer.api.ListOptions;
 import io.reactiveinformer.api.ObjectList;
 import io.reactiveinformer.api.PartialObjectMetadata;
@@ -12,13 +15,19 @@ import io.reactiveinformer.api.ResourceType;
 import io.reactiveinformer.api.TransportException;
 import io.reactiveinformer.api.WatchEvent;
 import io.reactiveinformer.api.WatchOptions;
+import io.reactiveinformer.codec.KubernetesProtobuf;
+import io.reactiveinformer.config.Encoding;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
+import reactor.netty.ByteBufFlux;
+import reactor.netty.http.client.HttpClientResponse;
 
 /**
  * Operations on one resource, in one namespace or all of them, optionally narrowed by label and
@@ -42,6 +51,11 @@ import reactor.core.scheduler.Schedulers;
  * representation, as client-go's metadata client does: lists, watches and gets carry only metadata.
  * Such a handle patches and deletes, but does not create or replace (it has no whole object to send).
  *
+ * <p>Reads (list, get, watch) of a built-in kind are asked for in protobuf, or JSON if the server has no
+ * protobuf for it, and decoded by the response's {@code Content-Type}, unless the configuration or
+ * {@link #withEncoding} says {@link Encoding#JSON}; a refusal falls back to JSON for good (see {@link Encoding}).
+ * Everything else, and every write, is JSON.
+ *
  * @param <T> the object type
  */
 public final class ResourceClient<T extends KubernetesObject> {
@@ -63,6 +77,8 @@ public final class ResourceClient<T extends KubernetesObject> {
             + "application/json";
     static final String ACCEPT_METADATA = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,"
             + "application/json";
+    /** Protobuf, or JSON where the server has no protobuf for the resource: what client-go asks for. */
+    static final String ACCEPT_PROTOBUF = KubernetesProtobuf.MEDIA_TYPE + ", application/json";
 
     private final HttpTransport transport;
     private final ResourceType<T> type;
@@ -73,15 +89,17 @@ public final class ResourceClient<T extends KubernetesObject> {
     private final boolean dryRun;
     /** The deadline of each request but watches; {@code null}: the configuration's. */
     private final Duration timeout;
+    /** Asked for by list, get and watch; protobuf only where {@link #asksProtobuf()}. */
+    private final Encoding encoding;
     private final ResourceRequests requests;
 
     ResourceClient(HttpTransport transport, ResourceType<T> type, String namespace, String labelSelector,
                    String fieldSelector) {
-        this(transport, type, namespace, labelSelector, fieldSelector, false, null);
+        this(transport, type, namespace, labelSelector, fieldSelector, false, null, transport.config().encoding());
     }
 
     private ResourceClient(HttpTransport transport, ResourceType<T> type, String namespace, String labelSelector,
-                           String fieldSelector, boolean dryRun, Duration timeout) {
+                           String fieldSelector, boolean dryRun, Duration timeout, Encoding encoding) {
         this.transport = transport;
         this.type = type;
         this.namespace = type.namespaced() ? namespace : null;
@@ -89,6 +107,7 @@ public final class ResourceClient<T extends KubernetesObject> {
         this.fieldSelector = fieldSelector;
         this.dryRun = dryRun;
         this.timeout = timeout;
+        this.encoding = encoding;
         this.requests = new ResourceRequests(type, labelSelector, fieldSelector, dryRun);
         transport.json().prepare(type.type());
     }
@@ -108,7 +127,16 @@ public final class ResourceClient<T extends KubernetesObject> {
      */
     public ResourceClient<PartialObjectMetadata> metadataOnly() {
         return new ResourceClient<>(transport, type.metadataOnly(), namespace, labelSelector, fieldSelector, dryRun,
-                timeout);
+                timeout, encoding);
+    }
+
+    /**
+     * The same handle, reading (list, get, watch) in {@code encoding} whatever the client's configuration says
+     * ({@link io.reactiveinformer.config.ClientConfig#encoding()}). Protobuf applies to the built-in kinds only.
+     */
+    public ResourceClient<T> withEncoding(Encoding encoding) {
+        return new ResourceClient<>(transport, type, namespace, labelSelector, fieldSelector, dryRun, timeout,
+                Objects.requireNonNull(encoding, "encoding"));
     }
 
     /** The same resource in {@code namespace}. */
@@ -117,22 +145,22 @@ public final class ResourceClient<T extends KubernetesObject> {
             throw new IllegalStateException(type.kind() + " is cluster-scoped");
         }
         return new ResourceClient<>(transport, type, Objects.requireNonNull(namespace, "namespace"), labelSelector,
-                fieldSelector, dryRun, timeout);
+                fieldSelector, dryRun, timeout, encoding);
     }
 
     /** The same resource across all namespaces (for list and watch). */
     public ResourceClient<T> inAnyNamespace() {
-        return new ResourceClient<>(transport, type, null, labelSelector, fieldSelector, dryRun, timeout);
+        return new ResourceClient<>(transport, type, null, labelSelector, fieldSelector, dryRun, timeout, encoding);
     }
 
     /** Narrows list and watch to objects matching {@code selector} (e.g. {@code app=web,tier!=db}). */
     public ResourceClient<T> withLabelSelector(String selector) {
-        return new ResourceClient<>(transport, type, namespace, selector, fieldSelector, dryRun, timeout);
+        return new ResourceClient<>(transport, type, namespace, selector, fieldSelector, dryRun, timeout, encoding);
     }
 
     /** Narrows list and watch to objects matching {@code selector} (e.g. {@code status.phase=Running}). */
     public ResourceClient<T> withFieldSelector(String selector) {
-        return new ResourceClient<>(transport, type, namespace, labelSelector, selector, dryRun, timeout);
+        return new ResourceClient<>(transport, type, namespace, labelSelector, selector, dryRun, timeout, encoding);
     }
 
     /**
@@ -141,7 +169,7 @@ public final class ResourceClient<T extends KubernetesObject> {
      * nothing.
      */
     public ResourceClient<T> dryRun() {
-        return new ResourceClient<>(transport, type, namespace, labelSelector, fieldSelector, true, timeout);
+        return new ResourceClient<>(transport, type, namespace, labelSelector, fieldSelector, true, timeout, encoding);
     }
 
     /**
@@ -152,7 +180,7 @@ public final class ResourceClient<T extends KubernetesObject> {
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive: " + timeout);
         }
-        return new ResourceClient<>(transport, type, namespace, labelSelector, fieldSelector, dryRun, timeout);
+        return new ResourceClient<>(transport, type, namespace, labelSelector, fieldSelector, dryRun, timeout, encoding);
     }
 
     /**
@@ -173,15 +201,20 @@ public final class ResourceClient<T extends KubernetesObject> {
     public Mono<ObjectList<T>> list(ListOptions options, UnaryOperator<T> intern) {
         Objects.requireNonNull(intern, "intern");
         String path = requests.list(namespace, options);
-        return transport.exchangeOne(HttpMethod.GET, path, null, null, accept(ACCEPT_METADATA_LIST), timeout, (response, body) -> {
-            ObjectListDecoder<T> decoder = new ObjectListDecoder<>(transport.json(), type.type(), "GET " + path, intern);
-            ParallelBinder<T> binder = new ParallelBinder<>(decoder, Schedulers.parallel(), Schedulers.boundedElastic(), BYTES_IN_FLIGHT);
-            return body.doOnNext(buf -> binder.offer(decoder.feed(HttpTransport.nio(buf))))
-                    .then(binder.result())
-                    .doOnCancel(binder::cancel)
-                    .doOnError(e -> binder.cancel())
-                    .flux();
-        });
+        String request = "GET " + path;
+        return negotiated(request, protobuf -> transport.exchangeOne(HttpMethod.GET, path, null, null,
+                accept(protobuf, ACCEPT_METADATA_LIST), timeout, (response, body) -> {
+                    ListDecoder<T> decoder = decodesProtobuf(protobuf, response, false, request)
+                            ? new ProtobufListDecoder<>(transport.protobuf(), type.type(), request, intern)
+                            : new ObjectListDecoder<>(transport.json(), type.type(), request, intern);
+                    ParallelBinder<T> binder = new ParallelBinder<>(decoder, Schedulers.parallel(),
+                            Schedulers.boundedElastic(), BYTES_IN_FLIGHT);
+                    return body.doOnNext(buf -> binder.offer(decoder.feed(HttpTransport.nio(buf))))
+                            .then(binder.result())
+                            .doOnCancel(binder::cancel)
+                            .doOnError(e -> binder.cancel())
+                            .flux();
+                }).flux()).next();
     }
 
     /** Every object, page after page of {@code pageSize}, from a consistent snapshot. */
@@ -199,10 +232,14 @@ public final class ResourceClient<T extends KubernetesObject> {
      */
     public Flux<WatchEvent<T>> watch(WatchOptions options) {
         String path = requests.watch(namespace, options);
-        Flux<WatchEvent<T>> events = transport.exchange(HttpMethod.GET, path, null, null, accept(ACCEPT_METADATA), (response, body) -> {
-            WatchEventDecoder<T> decoder = new WatchEventDecoder<>(transport.json(), type.type(), "GET " + path);
-            return DecodedChunk.watchEvents(body, decoder);
-        });
+        String request = "GET " + path;
+        Flux<WatchEvent<T>> events = negotiated(request, protobuf -> transport.exchange(HttpMethod.GET, path, null,
+                null, accept(protobuf, ACCEPT_METADATA), (response, body) -> {
+                    WatchStreamDecoder<T> decoder = decodesProtobuf(protobuf, response, true, request)
+                            ? new ProtobufWatchEventDecoder<>(transport.protobuf(), type.type(), request)
+                            : new WatchEventDecoder<>(transport.json(), type.type(), request);
+                    return DecodedChunk.watchEvents(body, decoder);
+                }));
         if (options.timeoutSeconds() == null) {
             return events;
         }
@@ -213,7 +250,15 @@ public final class ResourceClient<T extends KubernetesObject> {
 
     /** The object named {@code name} in this handle's namespace. */
     public Mono<T> get(String name) {
-        return single(HttpMethod.GET, requests.object(namespaceForName(), name), null, null);
+        String path = requests.object(namespaceForName(), name);
+        String request = "GET " + path;
+        return negotiated(request, protobuf -> transport.exchangeOne(HttpMethod.GET, path, null, null,
+                accept(protobuf, ACCEPT_METADATA), timeout, (response, content) -> {
+                    if (!decodesProtobuf(protobuf, response, false, request)) {
+                        return decodeJson(content, request);
+                    }
+                    return content.aggregate().asByteArray().map(body -> decodeProtobuf(body, request)).flux();
+                }).flux()).next();
     }
 
     /** Creates {@code object} in its own namespace, or this handle's if it has none. */
@@ -291,7 +336,7 @@ public final class ResourceClient<T extends KubernetesObject> {
     /** The options go in the body (see {@link ResourceRequests#deleteOptions}). */
     private Mono<Void> deleteRequest(String path, DeleteOptions options) {
         byte[] body = transport.json().encode(requests.deleteOptions(options));
-        return transport.exchangeOne(HttpMethod.DELETE, path, body, "application/json", accept(ACCEPT_METADATA), timeout,
+        return transport.exchangeOne(HttpMethod.DELETE, path, body, "application/json", accept(false, ACCEPT_METADATA), timeout,
                 (response, content) -> content.then().flux()).then();
     }
 
@@ -307,15 +352,101 @@ public final class ResourceClient<T extends KubernetesObject> {
     }
 
     private Mono<T> single(HttpMethod method, String path, byte[] body, String contentType) {
-        return transport.exchangeOne(method, path, body, contentType, accept(ACCEPT_METADATA), timeout, (response, content) -> {
-            ValueDecoder<T> decoder = new ValueDecoder<>(transport.json(), type.type(), method.name() + " " + path);
-            return content.doOnNext(buf -> decoder.feed(HttpTransport.nio(buf))).then(Mono.fromCallable(decoder::end)).flux();
+        return transport.exchangeOne(method, path, body, contentType, accept(false, ACCEPT_METADATA), timeout,
+                (response, content) -> decodeJson(content, method.name() + " " + path));
+    }
+
+    private Flux<T> decodeJson(ByteBufFlux content, String request) {
+        ValueDecoder<T> decoder = new ValueDecoder<>(transport.json(), type.type(), request);
+        return content.doOnNext(buf -> decoder.feed(HttpTransport.nio(buf))).then(Mono.fromCallable(decoder::end)).flux();
+    }
+
+    private T decodeProtobuf(byte[] body, String request) {
+        Object decoded;
+        try {
+            decoded = transport.protobuf().decode(body, 0, body.length, type.type());
+        } catch (DecodeException e) {
+            throw new DecodeException(request + ": " + e.getMessage(), e);
+        }
+        if (!type.type().isInstance(decoded)) {
+            throw new DecodeException(request + ": the response holds a Status, not a " + type.kind(), null);
+        }
+        return type.type().cast(decoded);
+    }
+
+    /**
+     * {@code ACCEPT_PROTOBUF} when asking for protobuf; else {@code metadata} on a metadata-only handle, else the
+     * transport's default (JSON).
+     */
+    private String accept(boolean protobuf, String metadata) {
+        return protobuf ? ACCEPT_PROTOBUF : type.isMetadataOnly() ? metadata : null;
+    }
+
+    /** Whether reads ask for protobuf: a built-in kind with a decoder, the server not known to refuse it. */
+    private boolean asksProtobuf() {
+        return encoding == Encoding.PROTOBUF && KubernetesProtobuf.supports(type.type())
+                && !transport.keepsToJson(resource());
+    }
+
+    /** The resource, as the transport remembers which ones a server serves in JSON only. */
+    private String resource() {
+        return type.apiVersion() + "/" + type.plural();
+    }
+
+    /**
+     * {@code send(true)} when reads ask for protobuf, and {@code send(false)} once more if the server refused it
+     * (406, 415, or a content type we cannot decode): the resource is then read in JSON by this client from now
+     * on. Either refusal comes before any result, so nothing is emitted twice.
+     */
+    private <R> Flux<R> negotiated(String request, Function<Boolean, Flux<R>> send) {
+        if (!asksProtobuf()) {
+            return send.apply(false);
+        }
+        return send.apply(true).onErrorResume(ResourceClient::refusesProtobuf, e -> {
+            transport.keepToJson(resource(), "protobuf refused (" + e.getMessage() + ")");
+            return send.apply(false);
         });
     }
 
-    /** {@code metadata} on a metadata-only handle, else the transport's default. */
-    private String accept(String metadata) {
-        return type.isMetadataOnly() ? metadata : null;
+    private static boolean refusesProtobuf(Throwable e) {
+        return e instanceof NotDecodable
+                || e instanceof KubernetesApiException api && (api.code() == 406 || api.code() == 415);
+    }
+
+    /**
+     * Whether to decode {@code response} as protobuf: only if asked for, by its {@code Content-Type}
+     * ({@code ;stream=watch} for a watch). A JSON type, or none, is JSON.
+     *
+     * @throws NotDecodable if asked for protobuf and the type is neither
+     */
+    private static boolean decodesProtobuf(boolean asked, HttpClientResponse response, boolean watch, String request) {
+        if (!asked) {
+            return false;
+        }
+        String contentType = response.responseHeaders().get(HttpHeaderNames.CONTENT_TYPE);
+        if (contentType == null || HttpTransport.mediaType(contentType).endsWith("json")) {
+            return false;
+        }
+        boolean stream = contentType.replace(" ", "").toLowerCase(Locale.ROOT).contains(";stream=watch");
+        if (HttpTransport.isProtobuf(contentType) && stream == watch) {
+            return true;
+        }
+        throw new NotDecodable(request + ": a response in " + contentType + ", which this client cannot decode");
+    }
+
+    /** A response in a content type we did not ask for and cannot decode: the request is sent again in JSON. */
+    static final class NotDecodable extends KubernetesClientException {
+
+        private static final long serialVersionUID = 1L;
+
+        NotDecodable(String message) {
+            super(message, null);
+        }
+
+        @Override
+        public boolean isRetriable() {
+            return false;
+        }
     }
 
     private byte[] encode(T object) {

@@ -28,12 +28,12 @@ import tools.jackson.databind.ObjectReader;
  * object, or an ADDED/MODIFIED/DELETED object without metadata throws a
  * {@link io.reactiveinformer.api.DecodeException} naming the position.
  *
- * <p>Not thread-safe; see {@link #feed}. Create one per stream with
+ * <p>The JSON {@link WatchStreamDecoder}. Not thread-safe; see {@link #feed}. Create one per stream with
  * {@code new WatchEventDecoder<>(json, type, source)}.
  *
  * @param <T> the object type
  */
-final class WatchEventDecoder<T> {
+final class WatchEventDecoder<T> implements WatchStreamDecoder<T> {
 
     private final KubernetesJson json;
     /** Both bind a value inside the event object, so tokens follow it. */
@@ -62,7 +62,8 @@ final class WatchEventDecoder<T> {
      * @throws io.reactiveinformer.api.DecodeException on malformed input
      * @throws KubernetesApiException                      on an ERROR event
      */
-    void feed(ByteBuffer bytes, Consumer<? super WatchEvent<T>> sink) {
+    @Override
+    public void feed(ByteBuffer bytes, Consumer<? super WatchEvent<T>> sink) {
         while (bytes.hasRemaining()) {
             if (event.open()) {
                 int before = bytes.position();
@@ -93,7 +94,8 @@ final class WatchEventDecoder<T> {
      *
      * @throws io.reactiveinformer.api.DecodeException if it ended inside an event
      */
-    void end() {
+    @Override
+    public void end() {
         if (event.open()) {
             throw error("input ended inside a watch event", null, offset, -1, -1);
         }
@@ -181,7 +183,7 @@ final class WatchEventDecoder<T> {
     }
 
     /** The Status code, or 410 for an expiry the server reported without a code, else 500. */
-    private static int statusCode(V1Status status) {
+    static int statusCode(V1Status status) {
         if (status.getCode() != null && status.getCode() > 0) {
             return status.getCode();
         }

@@ -14,7 +14,7 @@ import tools.jackson.databind.ObjectReader;
  * the JSON of the same object: the same zero values left out, the same timestamp precision, {@code fieldsV1}
  * kept as its JSON bytes, strings made canonical in a table of its own ({@link StringValues}).
  *
- * <p>Not wired into the client yet: content negotiation comes next (issue 33).
+ * <p>The client reaches it through {@link KubernetesProtobuf}.
  *
  * <p>Threading: thread-safe, like a mapper; decodes on the calling thread without blocking.
  */

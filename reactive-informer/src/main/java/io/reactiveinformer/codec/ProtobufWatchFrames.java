@@ -16,9 +16,10 @@ import java.util.function.Consumer;
  * <p>A frame that does not decode, a length over {@value #MAX_FRAME} bytes, or a stream that ends inside a
  * frame throws a {@link DecodeException} naming the frame (counted from 0) and the byte offset in the stream.
  *
- * <p>Threading: not thread-safe, one per stream; {@link #feed} decodes on the calling thread.
+ * <p>Threading: not thread-safe, one per stream ({@link KubernetesProtobuf#watchFrames}); {@link #feed} decodes on
+ * the calling thread.
  */
-final class ProtobufWatchFrames {
+public final class ProtobufWatchFrames {
 
     /** kube-apiserver's own ceiling for a request or an object is far below; a larger length is not a length. */
     static final int MAX_FRAME = 256 << 20;
@@ -28,7 +29,7 @@ final class ProtobufWatchFrames {
     private static final int RAW = 1 << 3 | 2;
 
     /** A watch event; {@code object} is the watched type, or a {@code V1Status} for {@code ERROR}. */
-    record Event(String type, Object object) {
+    public record Event(String type, Object object) {
     }
 
     private final ProtobufCodec codec;
@@ -45,7 +46,7 @@ final class ProtobufWatchFrames {
     }
 
     /** Hands every event {@code chunk} completes to {@code sink}, in order, before returning. */
-    void feed(byte[] chunk, Consumer<Event> sink) {
+    public void feed(byte[] chunk, Consumer<Event> sink) {
         byte[] bytes;
         if (pending.length == 0) {
             bytes = chunk;
@@ -72,7 +73,7 @@ final class ProtobufWatchFrames {
     }
 
     /** The stream has ended: it must not end inside a frame. */
-    void end() {
+    public void end() {
         if (pending.length > 0) {
             throw error("the stream ends inside a frame (" + pending.length + " bytes of it)",
                     pendingOffset + pending.length, null);

@@ -8,9 +8,10 @@
  * strings share one instance ({@code StringValues}), which is what keeps a large cache small.
  *
  * <p>kube-apiserver's protobuf encoding of built-in kinds is decoded into the same models by
- * {@code ProtobufCodec} (objects and lists in their envelope) and {@code ProtobufWatchFrames} (watch streams),
- * with decoders generated at build time from the vendored {@code .proto} files ({@code ProtoDecoders}); internal
- * until the client negotiates the encoding.
+ * {@code ProtobufCodec} (objects and lists in their envelope) and {@link io.reactiveinformer.codec.ProtobufWatchFrames}
+ * (watch streams), with decoders generated at build time from the vendored {@code .proto} files
+ * ({@code ProtoDecoders}); {@link io.reactiveinformer.codec.KubernetesProtobuf} is what the client's streaming
+ * decoders use of it.
  *
  * <p>Mappers and modules are thread-safe once built.
  */

@@ -35,11 +35,12 @@ public final class ClientConfig {
     private final boolean namespaceFromContext;
     private final Duration requestTimeout;
     private final Scheduler scheduler;
+    private final Encoding encoding;
 
     private ClientConfig(URI server, List<X509Certificate> caCertificates, boolean insecureSkipTlsVerify,
                          List<X509Certificate> clientCertificates, PrivateKey clientKey, Credentials credentials,
                          String namespace, boolean namespaceFromContext, Duration requestTimeout,
-                         Scheduler scheduler) {
+                         Scheduler scheduler, Encoding encoding) {
         this.server = Objects.requireNonNull(server, "server");
         this.caCertificates = List.copyOf(caCertificates);
         this.insecureSkipTlsVerify = insecureSkipTlsVerify;
@@ -50,6 +51,7 @@ public final class ClientConfig {
         this.namespaceFromContext = namespaceFromContext;
         this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+        this.encoding = Objects.requireNonNull(encoding, "encoding");
         if (!"https".equals(server.getScheme()) && !"http".equals(server.getScheme())) {
             throw new ConfigException("server must be an http(s) URL: " + server);
         }
@@ -58,7 +60,7 @@ public final class ClientConfig {
     /** A plain configuration: the JDK's trusted CAs, no credentials, namespace {@code default}. */
     public static ClientConfig forServer(URI server) {
         return new ClientConfig(server, List.of(), false, List.of(), null, Credentials.none(), "default", false,
-                DEFAULT_REQUEST_TIMEOUT, Schedulers.parallel());
+                DEFAULT_REQUEST_TIMEOUT, Schedulers.parallel(), Encoding.PROTOBUF);
     }
 
     /**
@@ -155,42 +157,47 @@ public final class ClientConfig {
         return scheduler;
     }
 
+    /** How list, get and watch responses are asked for: {@link Encoding#PROTOBUF} unless set. */
+    public Encoding encoding() {
+        return encoding;
+    }
+
     public ClientConfig withServer(URI server) {
         return new ClientConfig(server, caCertificates, insecureSkipTlsVerify, clientCertificates, clientKey,
-                credentials, namespace, namespaceFromContext, requestTimeout, scheduler);
+                credentials, namespace, namespaceFromContext, requestTimeout, scheduler, encoding);
     }
 
     public ClientConfig withCaCertificates(List<X509Certificate> caCertificates) {
         return new ClientConfig(server, caCertificates, insecureSkipTlsVerify, clientCertificates, clientKey,
-                credentials, namespace, namespaceFromContext, requestTimeout, scheduler);
+                credentials, namespace, namespaceFromContext, requestTimeout, scheduler, encoding);
     }
 
     /** Turns server certificate verification off. Only for test clusters. */
     public ClientConfig withInsecureSkipTlsVerify(boolean insecureSkipTlsVerify) {
         return new ClientConfig(server, caCertificates, insecureSkipTlsVerify, clientCertificates, clientKey,
-                credentials, namespace, namespaceFromContext, requestTimeout, scheduler);
+                credentials, namespace, namespaceFromContext, requestTimeout, scheduler, encoding);
     }
 
     public ClientConfig withClientCertificate(List<X509Certificate> chain, PrivateKey key) {
         return new ClientConfig(server, caCertificates, insecureSkipTlsVerify, chain, key, credentials, namespace,
-                namespaceFromContext, requestTimeout, scheduler);
+                namespaceFromContext, requestTimeout, scheduler, encoding);
     }
 
     public ClientConfig withCredentials(Credentials credentials) {
         return new ClientConfig(server, caCertificates, insecureSkipTlsVerify, clientCertificates, clientKey,
-                credentials, namespace, namespaceFromContext, requestTimeout, scheduler);
+                credentials, namespace, namespaceFromContext, requestTimeout, scheduler, encoding);
     }
 
     /** The namespace of namespaced resource handles; not a {@linkplain #contextNamespace() context namespace}. */
     public ClientConfig withNamespace(String namespace) {
         return new ClientConfig(server, caCertificates, insecureSkipTlsVerify, clientCertificates, clientKey,
-                credentials, namespace, false, requestTimeout, scheduler);
+                credentials, namespace, false, requestTimeout, scheduler, encoding);
     }
 
     /** As {@link #withNamespace}, for the namespace a kubeconfig context sets. */
     ClientConfig withContextNamespace(String namespace) {
         return new ClientConfig(server, caCertificates, insecureSkipTlsVerify, clientCertificates, clientKey,
-                credentials, namespace, true, requestTimeout, scheduler);
+                credentials, namespace, true, requestTimeout, scheduler, encoding);
     }
 
     /**
@@ -203,7 +210,7 @@ public final class ClientConfig {
 
     public ClientConfig withRequestTimeout(Duration requestTimeout) {
         return new ClientConfig(server, caCertificates, insecureSkipTlsVerify, clientCertificates, clientKey,
-                credentials, namespace, namespaceFromContext, requestTimeout, scheduler);
+                credentials, namespace, namespaceFromContext, requestTimeout, scheduler, encoding);
     }
 
     /**
@@ -212,13 +219,22 @@ public final class ClientConfig {
      */
     public ClientConfig withScheduler(Scheduler scheduler) {
         return new ClientConfig(server, caCertificates, insecureSkipTlsVerify, clientCertificates, clientKey,
-                credentials, namespace, namespaceFromContext, requestTimeout, scheduler);
+                credentials, namespace, namespaceFromContext, requestTimeout, scheduler, encoding);
+    }
+
+    /**
+     * How list, get and watch responses are asked for (see {@link Encoding}); writes are JSON either way.
+     * {@link Encoding#JSON} never asks for protobuf.
+     */
+    public ClientConfig withEncoding(Encoding encoding) {
+        return new ClientConfig(server, caCertificates, insecureSkipTlsVerify, clientCertificates, clientKey,
+                credentials, namespace, namespaceFromContext, requestTimeout, scheduler, encoding);
     }
 
     @Override
     public String toString() {
         return "ClientConfig[server=" + server + ", namespace=" + namespace + ", credentials=" + credentials
                 + ", clientCertificate=" + !clientCertificates.isEmpty() + ", insecureSkipTlsVerify="
-                + insecureSkipTlsVerify + "]";
+                + insecureSkipTlsVerify + ", encoding=" + encoding + "]";
     }
 }

@@ -5,6 +5,7 @@
  * each request's token comes from: static, a token file re-read as it rotates ({@code TokenFileCredentials}),
  * or an exec plugin ({@link io.reactiveinformer.config.ExecCredentials}); tokens fetched by a blocking call are
  * cached until due for renewal ({@code CachedToken}). {@code Pem} reads keys and
- * certificates. Failures are {@link io.reactiveinformer.config.ConfigException}.
+ * certificates. {@link io.reactiveinformer.config.Encoding} says how the client reads objects (protobuf for the
+ * built-in kinds, or JSON only). Failures are {@link io.reactiveinformer.config.ConfigException}.
  */
 package io.reactiveinformer.config;

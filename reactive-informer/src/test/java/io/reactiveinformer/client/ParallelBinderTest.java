@@ -166,7 +166,7 @@ class ParallelBinderTest {
     private WeakReference<byte[]> offerFirstItem(ParallelBinder<V1ConfigMap> binder, String list) {
         byte[] bytes = list.getBytes(StandardCharsets.UTF_8);
         int end = list.indexOf("{\"metadata\"", list.indexOf("cm-0\""));
-        ObjectListDecoder.Batch batch = decoder.feed(ByteBuffer.wrap(bytes, 0, end));
+        ListDecoder.Batch batch = decoder.feed(ByteBuffer.wrap(bytes, 0, end));
         assertThat(batch.items()).hasSize(1);
         binder.offer(batch);
         return new WeakReference<>(batch.items().get(0).bytes());

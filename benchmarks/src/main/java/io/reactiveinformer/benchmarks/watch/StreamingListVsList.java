@@ -8,6 +8,7 @@ import io.reactiveinformer.benchmarks.sidebyside.PeakHeap;
 import io.reactiveinformer.client.KubernetesClient;
 import io.reactiveinformer.client.ResourceClient;
 import io.reactiveinformer.config.ClientConfig;
+import io.reactiveinformer.config.Encoding;
 import io.reactiveinformer.informer.InformerSpec;
 import io.reactiveinformer.informer.SharedIndexInformer;
 import io.reactiveinformer.informer.SharedInformerFactory;
@@ -15,6 +16,8 @@ import io.reactiveinformer.watch.ReflectorOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -30,7 +33,8 @@ import reactor.core.publisher.Flux;
  *
  * <p>Settings (system properties): {@code n} objects (10,000), {@code bytes} of data each (5,000, about a
  * pod's size), {@code runs} measured rounds per mode (5, after one warm-up round each), {@code kubeconfig}
- * and {@code context}. Output: one CSV line per round on standard output
+ * and {@code context}, {@code encodings} the client reads in ({@code PROTOBUF}, the default, or a list such as
+ * {@code PROTOBUF,JSON}: each mode in each, the mode's name then suffixed with the encoding). Output: one CSV line per round on standard output
  * ({@code mode,round,warmup,objects,synced_ms,peak_heap_mb}), then the medians.
  */
 public final class StreamingListVsList {
@@ -52,22 +56,34 @@ public final class StreamingListVsList {
         Map<String, ReflectorOptions> modes = Map.of(
                 "list", ReflectorOptions.defaults(),
                 "streaming", ReflectorOptions.defaults().withStreamingList(true));
+        // -Dencodings=PROTOBUF,JSON: each mode in each encoding the client reads in (the client's default first)
+        List<Encoding> encodings = Arrays.stream(System.getProperty("encodings", "PROTOBUF").split(","))
+                .map(String::trim).map(Encoding::valueOf).toList();
+        List<String> names = new ArrayList<>();
+        for (Encoding encoding : encodings) {
+            for (String mode : List.of("list", "streaming")) {
+                names.add(encodings.size() == 1 ? mode : mode + "-" + encoding.name().toLowerCase(Locale.ROOT));
+            }
+        }
         Map<String, List<long[]>> measured = new HashMap<>();
         System.out.println("mode,round,warmup,objects,synced_ms,peak_heap_mb");
         for (int round = 0; round <= runs; round++) {
-            // alternate which mode goes first, so neither always follows the other's garbage
-            List<String> order = round % 2 == 0 ? List.of("list", "streaming") : List.of("streaming", "list");
-            for (String mode : order) {
-                long[] result = sync(config, modes.get(mode), n);
+            // rotate which mode goes first, so none always follows another's garbage
+            List<String> order = new ArrayList<>(names);
+            Collections.rotate(order, -round);
+            for (String name : order) {
+                int index = names.indexOf(name);
+                String mode = index % 2 == 0 ? "list" : "streaming";
+                long[] result = sync(config.withEncoding(encodings.get(index / 2)), modes.get(mode), n);
                 boolean warmup = round == 0;
-                System.out.printf(Locale.ROOT, "%s,%d,%b,%d,%d,%.1f%n", mode, round, warmup, result[0], result[1],
+                System.out.printf(Locale.ROOT, "%s,%d,%b,%d,%d,%.1f%n", name, round, warmup, result[0], result[1],
                         result[2] / 1048576.0);
                 if (!warmup) {
-                    measured.computeIfAbsent(mode, m -> new ArrayList<>()).add(result);
+                    measured.computeIfAbsent(name, m -> new ArrayList<>()).add(result);
                 }
             }
         }
-        for (String mode : List.of("list", "streaming")) {
+        for (String mode : names) {
             List<long[]> rounds = measured.get(mode);
             System.out.printf(Locale.ROOT, "median %s: synced %d ms, peak heap %.1f MB over %d rounds of %d objects%n",
                     mode, median(rounds, 1), median(rounds, 2) / 1048576.0, rounds.size(), n);

@@ -7,6 +7,7 @@ import io.reactiveinformer.api.DynamicObject;
 import io.reactiveinformer.api.ResourceType;
 import io.reactiveinformer.client.KubernetesClient;
 import io.reactiveinformer.config.ClientConfig;
+import io.reactiveinformer.config.Encoding;
 import io.reactiveinformer.test.apiserver.KubeApiServer;
 
 /** The real kube-apiserver of {@code testenv/}, as the kubeconfig's two contexts see it. */
@@ -18,11 +19,20 @@ final class KubeApiServerBackend implements Backend {
     private final KubeApiServer env;
     private final KubernetesClient admin;
     private final KubernetesClient restricted;
+    private final Encoding encoding;
 
     KubeApiServerBackend(KubeApiServer env) {
+        this(env, Encoding.PROTOBUF);
+    }
+
+    /** With clients reading in {@code encoding} (the contract suites run in both against kube-apiserver). */
+    KubeApiServerBackend(KubeApiServer env, Encoding encoding) {
         this.env = env;
-        this.admin = KubernetesClient.create(ClientConfig.fromKubeconfig(List.of(env.kubeconfig()), "admin"));
-        this.restricted = KubernetesClient.create(ClientConfig.fromKubeconfig(List.of(env.kubeconfig()), "restricted"));
+        this.encoding = encoding;
+        this.admin = KubernetesClient.create(ClientConfig.fromKubeconfig(List.of(env.kubeconfig()), "admin")
+                .withEncoding(encoding));
+        this.restricted = KubernetesClient.create(ClientConfig.fromKubeconfig(List.of(env.kubeconfig()), "restricted")
+                .withEncoding(encoding));
     }
 
     @Override
@@ -70,6 +80,6 @@ final class KubeApiServerBackend implements Backend {
 
     @Override
     public String toString() {
-        return "kube-apiserver " + env.kubernetesVersion();
+        return "kube-apiserver " + env.kubernetesVersion() + " in " + encoding;
     }
 }

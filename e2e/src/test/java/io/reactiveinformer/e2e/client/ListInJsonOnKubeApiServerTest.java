@@ -1,0 +1,14 @@
+package io.reactiveinformer.e2e.client;
+
+import io.reactiveinformer.config.Encoding;
+import io.reactiveinformer.test.apiserver.KubeApiServer;
+import io.reactiveinformer.test.junit.KubeApiServerTest;
+
+/** {@link ListContract} against the real kube-apiserver of {@code testenv/}, the client reading JSON only. */
+@KubeApiServerTest
+class ListInJsonOnKubeApiServerTest extends ListContract {
+
+    ListInJsonOnKubeApiServerTest(KubeApiServer env) {
+        super(new KubeApiServerBackend(env, Encoding.JSON));
+    }
+}
