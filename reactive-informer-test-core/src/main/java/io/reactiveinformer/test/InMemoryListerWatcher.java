@@ -73,7 +73,7 @@ public final class InMemoryListerWatcher<T> implements ListerWatcher<T> {
                     and(labelSelector, options.labelSelector()), and(fieldSelector, options.fieldSelector())));
             List<T> items = new ArrayList<>(page.items().size());
             for (ObjectNode item : page.items()) {
-                items.add(state.fromTree(item, type.type()));
+                items.add(state.fromTree(state.asListItem(type, item), type.type()));
             }
             return new ObjectList<>(items, page.resourceVersion(), page.continueToken(), page.remainingItemCount(),
                     page.shardSelector());

@@ -355,6 +355,24 @@ public final class ClusterState {
         return typed.toTree(object);
     }
 
+    /**
+     * {@code item} of a list of {@code type} as kube-apiserver writes it: a built-in kind's items carry no
+     * {@code kind} and {@code apiVersion} (the list does; its protobuf messages have no room for them), a custom
+     * resource's carry them. {@code item} is not changed.
+     */
+    public ObjectNode asListItem(ResourceType<?> type, ObjectNode item) {
+        if (Schema.builtIn(type).isEmpty() || !(item.has("kind") || item.has("apiVersion"))) {
+            return item;
+        }
+        ObjectNode listed = item.objectNode();
+        item.properties().forEach(property -> {
+            if (!property.getKey().equals("kind") && !property.getKey().equals("apiVersion")) {
+                listed.set(property.getKey(), property.getValue());
+            }
+        });
+        return listed;
+    }
+
     /** A typed copy of a stored tree. */
     public <T> T fromTree(JsonNode tree, Class<T> type) {
         return typed.fromTree(tree, type);

@@ -146,7 +146,10 @@ final class ManagedFields {
         ArrayNode list = JsonNodeFactory.instance.arrayNode();
         entries.values().stream().sorted(ORDER).forEach(e -> {
             ObjectNode o = list.addObject();
-            o.put("manager", e.manager());
+            if (!e.manager().isEmpty()) {
+                // omitted when empty, as kube-apiserver omits it (a request without fieldManager or User-Agent)
+                o.put("manager", e.manager());
+            }
             o.put("operation", e.operation());
             o.put("apiVersion", e.apiVersion());
             if (e.time() != null) {

@@ -204,7 +204,9 @@ final class RequestRouter {
         boolean metadata = as.representation() == Representation.METADATA;
         String apiVersion = metadata ? Representation.META_API_VERSION : t.type().apiVersion();
         String kind = metadata ? "PartialObjectMetadataList" : t.type().kind() + "List";
-        List<JsonNode> written = items.stream().map(as.representation()::object).toList();
+        List<JsonNode> written = items.stream()
+                .map(item -> metadata ? as.representation().object(item) : state.asListItem(t.type(), (ObjectNode) item))
+                .toList();
         if (!as.protobuf()) {
             return Reply.of(200, WireFormat.list(state.json(), apiVersion, kind, meta, written));
         }

@@ -11,6 +11,7 @@ import io.reactiveinformer.api.TransportException;
 import io.reactiveinformer.api.WatchOptions;
 import io.reactiveinformer.client.KubernetesClient;
 import io.reactiveinformer.client.ResourceClient;
+import io.reactiveinformer.config.Encoding;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -130,7 +131,8 @@ class FaultInjectionTest {
 
     @Test
     void connectionClosedMidJsonObject() {
-        ResourceClient<V1ConfigMap> maps = start(ClusterState.create());
+        // the cut is counted in the JSON's bytes (protobuf frames are cut in ProtobufServingTest)
+        ResourceClient<V1ConfigMap> maps = start(ClusterState.create()).withEncoding(Encoding.JSON);
         RawHttp.Result whole = RawHttp.get(server, WATCH + "&timeoutSeconds=1").block(T);
         String firstLine = whole.text().substring(0, whole.text().indexOf('\n') + 1);
         server.faults().once(RequestInfo.watches(), Fault.closeAfterBytes(firstLine.length() + 10));
