@@ -7,11 +7,11 @@ import io.kubernetes.client.openapi.models.V1StatusDetails;
 import io.reactiveinformer.api.ListOptions;
 import io.reactiveinformer.api.PatchType;
 import io.reactiveinformer.api.ResourceType;
+import io.reactiveinformer.test.server.Representation.Negotiated;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
-import io.reactiveinformer.test.server.Representation.Negotiated;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 

@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
@@ -59,8 +60,8 @@ class ProtobufEncoderTest {
             JsonNode json = mapper.readTree(Files.readAllBytes(FIXTURES.resolve(name + ".json")));
             byte[] expected = Files.readAllBytes(FIXTURES.resolve(name + ".pb"));
             byte[] actual = encoder.envelope(json);
-            if (!java.util.Arrays.equals(actual, expected)) {
-                different.add(name + ": first difference at byte " + java.util.Arrays.mismatch(actual, expected)
+            if (!Arrays.equals(actual, expected)) {
+                different.add(name + ": first difference at byte " + Arrays.mismatch(actual, expected)
                         + " of " + expected.length + "\n  expected " + HexFormat.of().formatHex(expected)
                         + "\n  actual   " + HexFormat.of().formatHex(actual));
             }

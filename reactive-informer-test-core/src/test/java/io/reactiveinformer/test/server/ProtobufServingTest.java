@@ -7,11 +7,13 @@ import io.kubernetes.client.openapi.models.V1Container;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodSpec;
+import io.netty.handler.codec.http.HttpMethod;
 import io.reactiveinformer.api.ResourceType;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +21,6 @@ import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import io.netty.handler.codec.http.HttpMethod;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.resources.ConnectionProvider;
@@ -272,7 +273,7 @@ class ProtobufServingTest {
         // the frame is one byte shorter than its prefix says: the next prefix follows it a byte early
         int next = 4 + claimed - 1;
         assertThat(next + 4 + wrong.getInt(next)).isEqualTo(wrong.limit());
-        assertThat(ProtobufToJson.fields(java.util.Arrays.copyOfRange(wrong.array(), 4, next)).get(1).get(0))
+        assertThat(ProtobufToJson.fields(Arrays.copyOfRange(wrong.array(), 4, next)).get(1).get(0))
                 .isEqualTo("ADDED".getBytes(StandardCharsets.UTF_8));
 
         Fault garbage = Fault.garbage(1, 16, 7);
@@ -280,7 +281,7 @@ class ProtobufServingTest {
         byte[] withGarbage = watchBytes(watch, bytes -> frames(1).test(bytes)
                 && bytes.length >= 4 + ByteBuffer.wrap(bytes).getInt(0) + 16);
         int afterFirst = 4 + ByteBuffer.wrap(withGarbage).getInt(0);
-        assertThat(java.util.Arrays.copyOfRange(withGarbage, afterFirst, afterFirst + 16))
+        assertThat(Arrays.copyOfRange(withGarbage, afterFirst, afterFirst + 16))
                 .isEqualTo(((Fault.Insert) garbage).bytes());
     }
 
