@@ -15,7 +15,8 @@
 # (server write to handler at each of LAT_RATES events/s, once the slow phase has ended), isolation (lag of 8 fast
 # handlers beside a CPU-bound and a blocking one at ISO_RATE changes/s, ISO_RUNS runs), workqueue (items/s and
 # bytes allocated per item of the work queue and the official client's, JMH WorkQueueThroughputBenchmark with
-# its gc profiler, 1 and 4 workers). See benchmarks/README.md.
+# its gc profiler, 1 and 4 workers). client-go runs twice, in JSON and in protobuf (client-go-protobuf), the
+# protobuf corpus being the JSON one encoded by Go (client-go/corpus2pb). See benchmarks/README.md.
 #
 # Environment overrides: SIZES, RUNS, EVENTS (watch events per matrix corpus), WATCH_MAX_N, FANOUT_N,
 # FANOUT_SUBSCRIBERS, SYNC_DEADLINE_S (a matrix round not synced by then is reported as timed out),
