@@ -406,4 +406,6 @@ echo "total: $(( $(date +%s) - BEGAN )) s" >> "$OUT/machine.txt"
 echo "results in $OUT"
 }
 
-main "$@"
+# exit on the same line: bash reads a script as it runs it, and an edit during the run would otherwise be
+# read after main returns
+main "$@"; exit

@@ -167,7 +167,7 @@ public final class ReplayServer {
      * The encoding an {@code Accept} header gets, as kube-apiserver chooses among the two served here: the media
      * range of highest {@code q} wins, the first listed among equals; a wildcard (or no header) is JSON.
      */
-    static boolean prefersProtobuf(List<String> accept) {
+    private static boolean prefersProtobuf(List<String> accept) {
         double best = 0;
         boolean protobuf = false;
         for (String range : String.join(",", accept).split(",")) {
