@@ -47,10 +47,11 @@ public final class ReactiveInformerContender {
     }
 
     /**
-     * Every round's client configuration. The replay server answers protobuf to a client that asks for it first
-     * (as kube-apiserver does), so the encoding this contender measures is decided here: a protobuf row is a
-     * {@code withEncoding} read from an environment variable here, plus its line in {@code run.sh}'s
-     * {@code informer_contenders} (see there).
+     * Every round's client configuration. The replay server answers protobuf to a client that asks for it first,
+     * as kube-apiserver does, so the encoding this contender measures is decided here: once the client has
+     * {@code withEncoding}, it goes here, read from {@code OUR_ENCODING} with JSON as the default (so that the
+     * {@code reactive-informer} row stays JSON when protobuf is the client's default), and the protobuf row is
+     * one line in {@code run.sh}'s {@code informer_contenders}.
      */
     private static ClientConfig config(Harness.Target t) {
         return ClientConfig.forServer(t.server());

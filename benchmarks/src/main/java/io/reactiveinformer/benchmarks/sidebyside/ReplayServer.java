@@ -55,8 +55,8 @@ import tools.jackson.databind.json.JsonMapper;
  * (lists) and {@code application/vnd.kubernetes.protobuf;stream=watch} (length-prefixed {@code WatchEvent} frames,
  * one per JSON line, written and paced alike); JSON is answered exactly as without a protobuf corpus. One exception:
  * the relist after {@code /expire} is a byte edit of the JSON list, so it is answered in JSON whatever was asked
- * (client-go and this library decode by the response's {@code Content-Type}; {@code benchmarks/relist-peak.sh} runs
- * JSON clients only).
+ * (a client that decodes by the response's {@code Content-Type}, as client-go does, reads it;
+ * {@code benchmarks/relist-peak.sh} runs JSON clients only).
  */
 public final class ReplayServer {
 
