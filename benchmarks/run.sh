@@ -15,7 +15,8 @@
 # (server write to handler at each of LAT_RATES events/s, once the slow phase has ended), isolation (lag of 8 fast
 # handlers beside a CPU-bound and a blocking one at ISO_RATE changes/s, ISO_RUNS runs), workqueue (items/s and
 # bytes allocated per item of the work queue and the official client's, JMH WorkQueueThroughputBenchmark with
-# its gc profiler, 1 and 4 workers). See benchmarks/README.md.
+# its gc profiler, 1 and 4 workers). client-go runs twice, in JSON and in protobuf (client-go-protobuf), the
+# protobuf corpus being the JSON one encoded by Go (client-go/corpus2pb). See benchmarks/README.md.
 #
 # Environment overrides: SIZES, RUNS, EVENTS (watch events per matrix corpus), WATCH_MAX_N, FANOUT_N,
 # FANOUT_SUBSCRIBERS, SYNC_DEADLINE_S (a matrix round not synced by then is reported as timed out),
@@ -101,7 +102,7 @@ PKG=io.reactiveinformer.benchmarks.sidebyside
 if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
   # peers (fabric8, official client) build in their own module so their jars never reach ours
   (cd "$ROOT" && mvn -B -q -Ppeers -pl benchmarks,benchmarks/peers -am package -DskipTests)
-  (cd "$BENCH/client-go" && go build -o target/client-go-contender .)
+  (cd "$BENCH/client-go" && go build -o target/client-go-contender . && go build -o target/corpus2pb ./corpus2pb)
   # charts: matplotlib from PyPI in a venv of its own
   if [[ ! -x "$BENCH/target/venv/bin/python" ]] || ! "$BENCH/target/venv/bin/python" -c 'import matplotlib' 2>/dev/null; then
     python3 -m venv "$BENCH/target/venv" && "$BENCH/target/venv/bin/pip" install -q matplotlib || echo "no matplotlib: tables only"
@@ -130,7 +131,7 @@ BEGAN=$(date +%s)
   echo "os: $(uname -sr)"
   echo "java: $(java -version 2>&1 | head -1)"
   echo "go: $(go version | cut -d' ' -f3)"
-  echo "contenders: reactive-informer $(git -C "$ROOT" rev-parse --short HEAD), fabric8 kubernetes-client 7.9.0, client-java 27.0.0, client-go v0.36.6"
+  echo "contenders: reactive-informer $(git -C "$ROOT" rev-parse --short HEAD), fabric8 kubernetes-client 7.9.0, client-java 27.0.0, client-go v0.36.6 (JSON, and protobuf as client-go-protobuf)"
   echo "jvm flags: $JVM_FLAGS"
   if [[ $ZGC == 1 ]]; then echo "zgc rows (latency): $("$ZGC_JAVA" -version 2>&1 | sed -n 2p) ($ZGC_JAVA), flags: $ZGC_FLAGS"; fi
   echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -155,16 +156,23 @@ OJ_MAIN="-Dkubernetes.client.includeManagedFields=true -cp $BENCH/peers/target/p
 OURS="java $JVM_FLAGS $OURS_MAIN"
 F8="java $JVM_FLAGS $F8_MAIN"
 OJ="java $JVM_FLAGS $OJ_MAIN"
-# list + watch like the other contenders (the WatchListClient streaming list is not replayed)
-CG="env KUBE_FEATURE_WatchListClient=false $BENCH/client-go/target/client-go-contender"
+# list + watch like the other contenders (the WatchListClient streaming list is not replayed); in JSON, and in
+# protobuf as client-go's generated clients use it for built-in kinds (each process checks that the server
+# answered in the encoding it asked for: served= in its RESULT lines)
+CG="env KUBE_FEATURE_WatchListClient=false CLIENT_GO_ENCODING=json $BENCH/client-go/target/client-go-contender"
+CG_PB="env KUBE_FEATURE_WatchListClient=false CLIENT_GO_ENCODING=protobuf CONTENDER_LABEL=client-go-protobuf $BENCH/client-go/target/client-go-contender"
 HAVE_PEERS=0; [[ -f "$BENCH/peers/target/peers.jar" ]] && HAVE_PEERS=1
-HAVE_GO=0; [[ -x "$BENCH/client-go/target/client-go-contender" ]] && HAVE_GO=1
+HAVE_GO=0; [[ -x "$BENCH/client-go/target/client-go-contender" && -x "$BENCH/client-go/target/corpus2pb" ]] && HAVE_GO=1
 
-# name|command|handlers: every contender with an informer (the ceiling has none)
+# name|command|handlers: every contender with an informer (the ceiling has none). The replay servers answer
+# protobuf to whoever asks for it first, as kube-apiserver does, so a row's name says its encoding: this library's
+# rows ask for JSON (OUR_ENCODING's default in ReactiveInformerContender) or protobuf (issue 33); summarize.py
+# pairs each protobuf row with its JSON row.
 informer_contenders() {
   echo "reactive-informer|$OURS|$1"
+  echo "reactive-informer-protobuf|env OUR_ENCODING=PROTOBUF CONTENDER_LABEL=reactive-informer-protobuf $OURS|$1"
   if [[ $HAVE_PEERS == 1 ]]; then echo "fabric8|$F8|$1"; echo "official-java|$OJ|$1"; fi
-  if [[ $HAVE_GO == 1 ]]; then echo "client-go|$CG|$1"; fi
+  if [[ $HAVE_GO == 1 ]]; then echo "client-go|$CG|$1"; echo "client-go-protobuf|$CG_PB|$1"; fi
 }
 
 # the latency phase's extra rows (issue 35): every JVM contender with generational ZGC, named <name>-zgc
@@ -190,11 +198,18 @@ matrix_contenders() {
   fi
 }
 
+# corpus DIR N M: generates the corpus (or keeps an identical one) and, for client-go-protobuf, its protobuf
+# form encoded by Go (k8s.io/apimachinery's serializer, read back equal to the JSON; kept like the JSON)
+corpus() {
+  java -cp "$JAR" $PKG.Corpus "$1" "$2" "$3" "$SEED" > /dev/null
+  if [[ $HAVE_GO == 1 ]]; then "$BENCH/client-go/target/corpus2pb" "$1" > /dev/null; fi
+}
+
 SERVER_PIDS=()
 # start_server DIR N M: generates the corpus (or keeps an identical one), starts a replay server for it
 # and sets URL
 start_server() {
-  java -cp "$JAR" $PKG.Corpus "$1" "$2" "$3" "$SEED" > /dev/null
+  corpus "$1" "$2" "$3"
   local log=$1/server.log
   java -Xmx4g -cp "$JAR" $PKG.ReplayServer "$1" > "$log" 2>&1 &
   SERVER_PIDS+=($!)
@@ -272,7 +287,7 @@ if [[ " $PHASES " == *" matrix "* ]]; then
   # it does not time anything
   (for n in $WARMUP_N $SIZES; do
      events=$EVENTS; [[ $n == "$WARMUP_N" ]] && events=$WARMUP_EVENTS
-     java -cp "$JAR" $PKG.Corpus "$BENCH/target/replay/n$n-m$events-s$SEED" "$n" "$events" "$SEED" > /dev/null
+     corpus "$BENCH/target/replay/n$n-m$events-s$SEED" "$n" "$events"
    done) &
   CORPORA_PID=$!
 fi
@@ -362,12 +377,12 @@ fi
 
 if [[ " $PHASES " == *" storm "* ]]; then
   # issue 30: handlers added to a running informer of STORM_N objects (StormRun.java). The Go contender has
-  # no storm mode yet: the JVM contenders only.
+  # no storm mode yet: the JVM contenders only (client-go in either encoding left out).
   t0=$(date +%s)
   stop_servers
   STORM_EVENTS=$(( STORM_RATE * STORM_SECONDS * 100 / 99 + 200 ))
   start_server "$BENCH/target/replay/n$STORM_N-m$STORM_EVENTS-s$SEED" "$STORM_N" "$STORM_EVENTS"
-  mapfile -t LIST < <(informer_contenders 1 | grep -v '^client-go|')
+  mapfile -t LIST < <(informer_contenders 1 | grep -v '^client-go')
   export BENCH_MODE=storm STORM_RATE STORM_SECONDS STORM_BASELINE_S STORM_JOINS
   for RUN in $(seq "$STORM_RUNS"); do interleaved storm 0 "${LIST[@]}"; done
   phase_time storm "$t0"
@@ -390,4 +405,6 @@ echo "total: $(( $(date +%s) - BEGAN )) s" >> "$OUT/machine.txt"
 echo "results in $OUT"
 }
 
-main "$@"
+# exit on the same line: bash reads a script as it runs it, and an edit during the run would otherwise be
+# read after main returns
+main "$@"; exit

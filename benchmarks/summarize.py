@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Turns the RESULT lines of results/raw.log into results/raw.csv and the Markdown tables of
 results/README.md (medians of the measured rounds, warm-ups dropped, and each contender's ratio to
-this library with the same number of handlers): the matrix measures per N, then latency, threads with
-many informers, heap growth with a slow handler and the lag of fast handlers beside slow ones. Draws PNG
-charts when matplotlib is importable."""
+this library with the same number of handlers): the matrix measures per N, each client's protobuf row against
+its JSON row, then latency, threads with many informers, heap growth with a slow handler and the lag of fast
+handlers beside slow ones. Draws PNG charts when matplotlib is importable."""
 import csv
 import statistics
 import sys
@@ -39,6 +39,15 @@ NOTES = {
                          "2 ms). What a pod must be sized for while a client syncs; every JVM runs with the same flags "
                          "(`machine.txt`), so how far the heap grows before a collection is the same policy for all.",
 }
+
+# a contender's protobuf row is named after its JSON row with this suffix (client-go-protobuf)
+PROTOBUF = "-protobuf"
+ENCODING_MEASURES = [
+    ("synced_ms", "time to synced (ms)"),
+    ("events_per_s", "watch events/s"),
+    ("heap_growth_per_object", "retained heap per object (B)"),
+    ("sync_peak_heap_mb", "peak heap during the sync (MB)"),
+]
 
 TIMED_OUT = float("inf")
 # the measures a timed-out round counts in: a time that exceeds the deadline, a throughput below N/deadline
@@ -249,6 +258,36 @@ def table(med, rows):
     return "\n".join(lines)
 
 
+def encoding_table(med, rows):
+    """Each contender with a protobuf row beside its JSON row (one handler): JSON, protobuf and their ratio per N."""
+    sizes = sorted({int(r["n"]) for r in rows if r.get("mode", "matrix") == "matrix" and r.get("warmup") != "true"})
+    contenders = {c for (_, c, s, _) in med if s == 1}
+    pairs = sorted((c for c in contenders if c + PROTOBUF in contenders), key=lambda c: (not c.startswith(OURS), c))
+    if not pairs:
+        return ""
+    lines = ["### Protobuf against JSON, client by client", "",
+             "The same client, corpus and rounds, its lists and watches served as `application/vnd.kubernetes.protobuf` "
+             "(the protobuf corpus is the JSON one encoded by Go's `k8s.io/apimachinery`, as kube-apiserver encodes it) "
+             "or as JSON: JSON → protobuf (protobuf / JSON), medians with one handler. A round that did not sync reads "
+             "`not synced`.", "",
+             "| contender | measure | " + " | ".join(f"N={n:,}" for n in sizes) + " |",
+             "|---|---|" + "---:|" * len(sizes)]
+    for c in pairs:
+        for m, title in ENCODING_MEASURES:
+            cells = []
+            for n in sizes:
+                json_v, proto_v = med.get((m, c, 1, n)), med.get((m, c + PROTOBUF, 1, n))
+                if json_v is None or proto_v is None:
+                    cells.append("–")
+                elif not all(0 < v[0] < TIMED_OUT for v in (json_v, proto_v)):
+                    cells.append("not synced")
+                else:
+                    cells.append(f"{fmt(json_v[0])} → {fmt(proto_v[0])} ({proto_v[0] / json_v[0]:.2f}×)")
+            if any(cell != "–" for cell in cells):
+                lines.append(f"| {c} | {title} | " + " | ".join(cells) + " |")
+    return "\n".join(lines + [""])
+
+
 def charts(med, rows, out):
     try:
         import matplotlib
@@ -406,7 +445,8 @@ def main():
                  "works; it is not a result to quote.", ""]
     text += ["Medians of the measured rounds (warm-up rounds dropped; all rounds are in `raw.csv`). "
              "Ratios are the contender's value divided by this library's with the same number of handlers.", "",
-             "```", machine.strip(), "```", "", table(med, rows), side_tables(rows), workqueue_table(out)]
+             "```", machine.strip(), "```", "", table(med, rows), encoding_table(med, rows), side_tables(rows),
+             workqueue_table(out)]
     text += [f"![{n}]({n})" for n in made]
     (out / "README.md").write_text("\n".join(text) + "\n")
 

@@ -14,6 +14,11 @@
 // ISO_SLEEP_MS, ISO_FAST, ISO_GRACE_S (isolation). BENCH_MODE=realistic is a round of
 // benchmarks/realistic-load.sh against a real cluster instead (see realistic.go), with no arguments;
 // BENCH_MODE=relist is one of benchmarks/relist-peak.sh (see relistpeak.go).
+//
+// CLIENT_GO_ENCODING picks the wire format: json (default) or protobuf, which is what client-go's generated
+// clients use for built-in kinds unless a ContentType is set. CONTENDER_LABEL names the RESULT lines (default
+// client-go). Every round checks that the replay server answered its lists and watches in that encoding (served=
+// in the RESULT line) and fails otherwise, so that a row never measures another encoding than its name says.
 package main
 
 import (
@@ -21,6 +26,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"mime"
 	"net/http"
 	"os"
 	"runtime"
@@ -34,6 +40,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	apiruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -284,9 +291,71 @@ func plan(mode string, subscribers, warmups, iterations int) []round {
 }
 
 func report(mode string, index int, r round, fields string) {
-	fmt.Printf("RESULT contender=client-go subscribers=%d mode=%s n=%d m=%s round=%d warmup=%t %s\n",
-		r.subscribers, mode, r.t.objects, r.t.corpus["m"], index, r.warmup, fields)
+	fmt.Printf("RESULT contender=%s subscribers=%d mode=%s n=%d m=%s round=%d warmup=%t %s served=%s\n",
+		env("CONTENDER_LABEL", "client-go"), r.subscribers, mode, r.t.objects, r.t.corpus["m"], index, r.warmup,
+		fields, served.check())
 }
+
+// encodings maps CLIENT_GO_ENCODING to the media type the replay server must answer lists and watches with.
+var encodings = map[string]string{"json": apiruntime.ContentTypeJSON, "protobuf": apiruntime.ContentTypeProtobuf}
+
+// restConfig is the contender's client configuration for server: in JSON, ContentType is set, since client-go's
+// generated clients ask for protobuf for built-in kinds when it is not (Accept: protobuf, then JSON); in protobuf,
+// client-go's own defaults for built-in kinds, set explicitly.
+func restConfig(server string) *rest.Config {
+	config := &rest.Config{Host: server, WrapTransport: served.wrap}
+	switch served.encoding {
+	case "json":
+		config.ContentType = apiruntime.ContentTypeJSON
+	case "protobuf":
+		config.ContentType = apiruntime.ContentTypeProtobuf
+		config.AcceptContentTypes = apiruntime.ContentTypeProtobuf + "," + apiruntime.ContentTypeJSON
+	}
+	return config
+}
+
+// servedTypes records the media types the server answered pod lists and watches with.
+type servedTypes struct {
+	encoding string
+	mu       sync.Mutex
+	seen     map[string]bool
+}
+
+var served = &servedTypes{encoding: env("CLIENT_GO_ENCODING", "json"), seen: map[string]bool{}}
+
+func (s *servedTypes) wrap(next http.RoundTripper) http.RoundTripper {
+	return roundTripper(func(req *http.Request) (*http.Response, error) {
+		resp, err := next.RoundTrip(req)
+		if err == nil && resp.StatusCode == http.StatusOK && strings.HasSuffix(req.URL.Path, "/pods") {
+			mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+			s.mu.Lock()
+			s.seen[mediaType] = true
+			s.mu.Unlock()
+		}
+		return resp, err
+	})
+}
+
+// check answers the encoding served since the last check, and ends the process if it is not the one asked for.
+func (s *servedTypes) check() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	want, ok := encodings[s.encoding]
+	if !ok {
+		panic("CLIENT_GO_ENCODING is json or protobuf, not " + s.encoding)
+	}
+	for mediaType := range s.seen {
+		if mediaType != want {
+			panic(fmt.Sprintf("asked for %s (%s), served %s", s.encoding, want, mediaType))
+		}
+	}
+	s.seen = map[string]bool{}
+	return s.encoding
+}
+
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
 
 func main() {
 	mode := env("BENCH_MODE", "matrix")
@@ -324,7 +393,7 @@ func main() {
 }
 
 func podInformer(t *target, namespace string) (informers.SharedInformerFactory, cache.SharedIndexInformer) {
-	clientset := kubernetes.NewForConfigOrDie(&rest.Config{Host: t.server})
+	clientset := kubernetes.NewForConfigOrDie(restConfig(t.server))
 	factory := informers.NewSharedInformerFactoryWithOptions(clientset, 0, informers.WithNamespace(namespace))
 	return factory, factory.Core().V1().Pods().Informer()
 }
@@ -452,7 +521,9 @@ func threads(t *target) string {
 	n := int(envFloat("INFORMERS", 100))
 	// no client-side rate limit (QPS < 0), like the JVM clients: at the default 5 QPS, 100 lists and 100
 	// watches take 40 s to be sent; the limiter paces requests and starts no thread or goroutine
-	clientset := kubernetes.NewForConfigOrDie(&rest.Config{Host: t.server, QPS: -1})
+	config := restConfig(t.server)
+	config.QPS = -1
+	clientset := kubernetes.NewForConfigOrDie(config)
 	stop := make(chan struct{})
 	var factories []informers.SharedInformerFactory
 	var all []cache.SharedIndexInformer

@@ -24,7 +24,6 @@ import (
 
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 )
 
@@ -69,7 +68,11 @@ func relistPeak(server string) {
 // relist ms.
 func relistRound(t *target, changed float64) [5]float64 {
 	baseline := heapInUse()
-	clientset := kubernetes.NewForConfigOrDie(&rest.Config{Host: t.server, QPS: -1})
+	// in JSON (CLIENT_GO_ENCODING's default), as every contender of relist-peak.sh: the replay server's relist is
+	// JSON only
+	config := restConfig(t.server)
+	config.QPS = -1
+	clientset := kubernetes.NewForConfigOrDie(config)
 	factory := informers.NewSharedInformerFactory(clientset, 0)
 	informer := factory.Core().V1().Pods().Informer()
 	var updates atomic.Int64

@@ -3,6 +3,7 @@ package io.reactiveinformer.benchmarks.sidebyside;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.reactiveinformer.client.KubernetesClient;
 import io.reactiveinformer.config.ClientConfig;
+import io.reactiveinformer.config.Encoding;
 import io.reactiveinformer.informer.InformerSpec;
 import io.reactiveinformer.informer.Notification;
 import io.reactiveinformer.informer.SharedIndexInformer;
@@ -46,11 +47,22 @@ public final class ReactiveInformerContender {
         System.exit(0);
     }
 
+    /**
+     * Every round's client configuration, in the encoding {@code OUR_ENCODING} names ({@code JSON}, the default, or
+     * {@code PROTOBUF}): the replay server answers protobuf to a client that asks for it first, as kube-apiserver
+     * does, and protobuf is the client's default, so the {@code reactive-informer} row asks for JSON explicitly and
+     * the {@code reactive-informer-protobuf} row of {@code run.sh} for protobuf.
+     */
+    private static ClientConfig config(Harness.Target t) {
+        return ClientConfig.forServer(t.server())
+                .withEncoding(Encoding.valueOf(System.getenv().getOrDefault("OUR_ENCODING", "JSON")));
+    }
+
     private static Map<String, Object> matrix(Harness h, Harness.Round round) throws Exception {
         Harness.Target t = round.target();
         long before = Harness.settledHeapAfterGc();
         PeakHeap peakHeap = PeakHeap.start();
-        KubernetesClient client = KubernetesClient.create(ClientConfig.forServer(t.server()));
+        KubernetesClient client = KubernetesClient.create(config(t));
         SharedInformerFactory factory = SharedInformerFactory.builder(client).build();
         SharedIndexInformer<V1Pod> pods = factory.informer(V1Pod.class);
         // the FIFO keeps a key's newest update while the apply loop is behind: a handler is done once it
@@ -104,7 +116,7 @@ public final class ReactiveInformerContender {
     private static Map<String, Object> latency(Harness.Target t) throws Exception {
         int count = Harness.latencyCount();
         int expected = t.notificationsIn(count);
-        KubernetesClient client = KubernetesClient.create(ClientConfig.forServer(t.server()));
+        KubernetesClient client = KubernetesClient.create(config(t));
         SharedInformerFactory factory = SharedInformerFactory.builder(client).build();
         SharedIndexInformer<V1Pod> pods = factory.informer(V1Pod.class);
         Counters counters = new Counters(1, t.objects(), expected, t.lastVersion(count));
@@ -135,7 +147,7 @@ public final class ReactiveInformerContender {
      */
     private static Map<String, Object> isolation(Harness.Target t) throws Exception {
         IsolationRun run = new IsolationRun(t);
-        KubernetesClient client = KubernetesClient.create(ClientConfig.forServer(t.server()));
+        KubernetesClient client = KubernetesClient.create(config(t));
         SharedInformerFactory factory = SharedInformerFactory.builder(client).build();
         SharedIndexInformer<V1Pod> pods = factory.informer(V1Pod.class);
         Counters counters = new Counters(run.handlers(), t.objects(), 0);
@@ -162,7 +174,7 @@ public final class ReactiveInformerContender {
     /** Handlers added with {@code notifications().subscribe}, default options, as a per-request endpoint would. */
     private static Map<String, Object> storm(Harness.Target t) throws Exception {
         StormRun run = new StormRun(t);
-        KubernetesClient client = KubernetesClient.create(ClientConfig.forServer(t.server()));
+        KubernetesClient client = KubernetesClient.create(config(t));
         SharedInformerFactory factory = SharedInformerFactory.builder(client).build();
         SharedIndexInformer<V1Pod> pods = factory.informer(V1Pod.class);
         Counters counters = new Counters(1, t.objects(), 0);
@@ -194,7 +206,7 @@ public final class ReactiveInformerContender {
     }
 
     private static Map<String, Object> threads(Harness.Target t) throws Exception {
-        KubernetesClient client = KubernetesClient.create(ClientConfig.forServer(t.server()));
+        KubernetesClient client = KubernetesClient.create(config(t));
         SharedInformerFactory factory = SharedInformerFactory.builder(client).build();
         Disposable.Composite subscriptions = Disposables.composite();
         int informers = Harness.informers();
@@ -216,7 +228,7 @@ public final class ReactiveInformerContender {
 
     private static Map<String, Object> slow(Harness.Target t, boolean unbounded) throws Exception {
         SlowHandlerRun run = new SlowHandlerRun();
-        KubernetesClient client = KubernetesClient.create(ClientConfig.forServer(t.server()));
+        KubernetesClient client = KubernetesClient.create(config(t));
         SharedInformerFactory factory = SharedInformerFactory.builder(client).build();
         SharedIndexInformer<V1Pod> pods = factory.informer(V1Pod.class);
         Counters counters = new Counters(1, t.objects(), 0);

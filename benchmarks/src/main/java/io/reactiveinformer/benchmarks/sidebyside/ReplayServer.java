@@ -11,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
@@ -45,23 +47,36 @@ import tools.jackson.databind.json.JsonMapper;
  * resource version (the final one, which the list then has too); everything else about them is unchanged.
  * WebSocket upgrades are refused with a plain 200, which fabric8 takes as the cue to watch over plain HTTP.
  * Runs one thread per connection: it is the load generator, not a contender.
+ *
+ * <p>Encodings: where the corpus directory also holds the protobuf form of the same objects (written by Go's
+ * {@code benchmarks/client-go/corpus2pb}, {@code protobuf.properties} last), lists and watches are negotiated on
+ * {@code Accept} as kube-apiserver does: the media range of highest {@code q} among those served here wins, the
+ * first listed among equals, and a wildcard means JSON. Protobuf is answered as {@code application/vnd.kubernetes.protobuf}
+ * (lists) and {@code application/vnd.kubernetes.protobuf;stream=watch} (length-prefixed {@code WatchEvent} frames,
+ * one per JSON line, written and paced alike); JSON is answered exactly as without a protobuf corpus. One exception:
+ * the relist after {@code /expire} is a byte edit of the JSON list, so it is answered in JSON whatever was asked
+ * (a client that decodes by the response's {@code Content-Type}, as client-go does, reads it;
+ * {@code benchmarks/relist-peak.sh} runs JSON clients only).
  */
 public final class ReplayServer {
 
     /** {@code REPLAY_LOG=1} prints every request to stderr (to see what a new client asks for). */
     private static final boolean LOG = System.getenv("REPLAY_LOG") != null;
+    private static final String JSON = "application/json";
+    private static final String PROTOBUF = "application/vnd.kubernetes.protobuf";
+    /** Written by {@code corpus2pb} once the protobuf files are complete and read back equal to the JSON. */
+    private static final String PROTOBUF_MARKER = "protobuf.properties";
 
     private final Properties corpus;
-    private final byte[] list;
-    private final byte[] watch;
-    private final int[] lineStarts;
+    /** The bytes as JSON, and (null without a protobuf corpus) as protobuf. */
+    private final Wire json;
+    private final Wire protobuf;
     /** The object's resource version of each watch line; 0 for a bookmark. */
     private final long[] lineVersions;
     /** The object's {@code namespace/name} of each watch line; null for a bookmark. */
     private final String[] lineKeys;
     private final String listRv;
     private final String finalRv;
-    private final byte[] emptyList;
     private final LinkedBlockingQueue<CompletableFuture<Release>> waiting = new LinkedBlockingQueue<>();
     /**
      * When each event of the last released stream was written (epoch µs; empty at full speed), complete
@@ -77,16 +92,25 @@ public final class ReplayServer {
     private int arrived;
     private CompletableFuture<Void> released = new CompletableFuture<>();
 
+    /**
+     * One encoding of everything served: the list, a namespaced (empty) list, the watch events with the offset of
+     * each (event i is {@code events[starts[i]..starts[i+1])}, the same event in every encoding), the bookmark a held
+     * watch repeats and the error an expired one ends with.
+     */
+    private record Wire(String listType, String watchType, byte[] list, byte[] emptyList, byte[] events, int[] starts,
+            byte[] bookmark, byte[] expired) {
+    }
+
     /** What {@code /go} tells a waiting watch: its pace, its number of events and where to record their write times. */
     private record Release(double rate, int count, CompletableFuture<long[]> writes, boolean expire) {
     }
 
     ReplayServer(Path dir) throws IOException {
         corpus = Corpus.load(dir);
-        list = Files.readAllBytes(dir.resolve(Corpus.LIST));
-        watch = Files.readAllBytes(dir.resolve(Corpus.WATCH));
+        byte[] list = Files.readAllBytes(dir.resolve(Corpus.LIST));
+        byte[] watch = Files.readAllBytes(dir.resolve(Corpus.WATCH));
         int lines = Integer.parseInt(corpus.getProperty("m"));
-        lineStarts = new int[lines + 1];
+        int[] lineStarts = new int[lines + 1];
         int line = 0;
         for (int i = 0; i < watch.length; i++) {
             if (watch[i] == '\n') {
@@ -95,6 +119,14 @@ public final class ReplayServer {
         }
         listRv = corpus.getProperty("listResourceVersion");
         finalRv = corpus.getProperty("finalResourceVersion");
+        json = new Wire(JSON, JSON, list, ("{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\""
+                + finalRv + "\"},\"items\":[]}").getBytes(StandardCharsets.UTF_8), watch, lineStarts,
+                ("{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":"
+                        + "{\"resourceVersion\":\"" + finalRv + "\"}}}\n").getBytes(StandardCharsets.UTF_8),
+                ("{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":"
+                        + "\"Failure\",\"reason\":\"Expired\",\"code\":410,\"message\":\"too old resource version: "
+                        + listRv + "\"}}\n").getBytes(StandardCharsets.UTF_8));
+        protobuf = Files.exists(dir.resolve(PROTOBUF_MARKER)) ? protobufWire(dir, lines) : null;
         lineVersions = new long[lines];
         lineKeys = new String[lines];
         JsonMapper mapper = JsonMapper.builder().build();
@@ -107,14 +139,61 @@ public final class ReplayServer {
                 lineKeys[i] = metadata.path("namespace").asString() + "/" + metadata.path("name").asString();
             }
         }
-        emptyList = ("{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"" + finalRv
-                + "\"},\"items\":[]}").getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The protobuf files of {@code corpus2pb}; their watch frames are indexed by their 4-byte big-endian lengths. */
+    private static Wire protobufWire(Path dir, int lines) throws IOException {
+        byte[] events = Files.readAllBytes(dir.resolve("watch.pb"));
+        int[] starts = new int[lines + 1];
+        int frame = 0;
+        for (int at = 0; at < events.length; frame++) {
+            if (frame == lines || at + 4 > events.length) {
+                throw new IOException("watch.pb: more than " + lines + " frames or a truncated length at byte " + at);
+            }
+            at += 4 + ((events[at] & 0xff) << 24 | (events[at + 1] & 0xff) << 16 | (events[at + 2] & 0xff) << 8
+                    | (events[at + 3] & 0xff));
+            starts[frame + 1] = at;
+        }
+        if (frame != lines || starts[lines] != events.length) {
+            throw new IOException("watch.pb: " + frame + " frames ending at byte " + starts[frame] + " of " + events.length
+                    + ", the corpus has " + lines + " events");
+        }
+        return new Wire(PROTOBUF, PROTOBUF + ";stream=watch", Files.readAllBytes(dir.resolve("list.pb")),
+                Files.readAllBytes(dir.resolve("empty-list.pb")), events, starts,
+                Files.readAllBytes(dir.resolve("bookmark.pb")), Files.readAllBytes(dir.resolve("expired.pb")));
+    }
+
+    /**
+     * The encoding an {@code Accept} header gets, as kube-apiserver chooses among the two served here: the media
+     * range of highest {@code q} wins, the first listed among equals; a wildcard (or no header) is JSON.
+     */
+    private static boolean prefersProtobuf(List<String> accept) {
+        double best = 0;
+        boolean protobuf = false;
+        for (String range : String.join(",", accept).split(",")) {
+            String[] parts = range.split(";");
+            String type = parts[0].trim().toLowerCase(Locale.ROOT);
+            double q = 1;
+            for (int i = 1; i < parts.length; i++) {
+                String parameter = parts[i].trim();
+                if (parameter.startsWith("q=")) {
+                    q = Double.parseDouble(parameter.substring(2));
+                }
+            }
+            boolean isProtobuf = type.equals(PROTOBUF);
+            if ((isProtobuf || type.equals(JSON) || type.equals("application/*") || type.equals("*/*")) && q > best) {
+                best = q;
+                protobuf = isProtobuf;
+            }
+        }
+        return protobuf;
     }
 
     public static void main(String[] args) throws Exception {
         Path dir = Path.of(args[0]);
         int port = args.length > 1 ? Integer.parseInt(args[1]) : 0;
         ReplayServer replay = new ReplayServer(dir);
+        System.out.println("encodings: json" + (replay.protobuf != null ? ", protobuf" : ""));
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 256);
         ExecutorService threads = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "replay");
@@ -134,6 +213,8 @@ public final class ReplayServer {
             URI uri = exchange.getRequestURI();
             Map<String, String> query = query(uri.getRawQuery());
             String path = uri.getPath();
+            Wire wire = protobuf != null && prefersProtobuf(exchange.getRequestHeaders().getOrDefault("Accept", List.of()))
+                    ? protobuf : json;
             if (LOG) {
                 System.err.println(exchange.getRequestMethod() + " " + uri + " " + exchange.getRequestHeaders().get("Upgrade"));
             }
@@ -178,15 +259,19 @@ public final class ReplayServer {
                         .getBytes(StandardCharsets.UTF_8));
             } else if (path.startsWith("/api/v1/namespaces/") && path.endsWith("/pods")) {
                 if ("true".equals(query.get("watch"))) {
-                    watch(exchange, finalRv);
+                    watch(exchange, wire, finalRv);
                 } else {
-                    send(exchange, 200, "application/json", emptyList);
+                    send(exchange, 200, wire.listType(), wire.emptyList());
                 }
             } else if (path.endsWith("/pods") && "true".equals(query.get("watch"))) {
-                watch(exchange, query.get("resourceVersion"));
+                watch(exchange, wire, query.get("resourceVersion"));
             } else if (path.endsWith("/pods")) {
                 byte[] variant = relist;
-                send(exchange, 200, "application/json", variant != null ? variant : list);
+                if (variant != null) {
+                    send(exchange, 200, JSON, variant);
+                } else {
+                    send(exchange, 200, wire.listType(), wire.list());
+                }
             } else {
                 send(exchange, 404, "application/json", ("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
                         + "\"reason\":\"NotFound\",\"code\":404,\"message\":\"no replay for " + path + "\"}")
@@ -274,6 +359,7 @@ public final class ReplayServer {
      * one: a byte edit of each {@code "resourceVersion":"..."} (the list's first, then one per pod).
      */
     private byte[] changedList(double changed) {
+        byte[] list = json.list();
         byte[] field = "\"resourceVersion\":\"".getBytes(StandardCharsets.UTF_8);
         byte[] replacement = finalRv.getBytes(StandardCharsets.UTF_8);
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(list.length + 1024);
@@ -352,9 +438,9 @@ public final class ReplayServer {
         return notifications;
     }
 
-    private void watch(HttpExchange exchange, String rv) throws IOException {
+    private void watch(HttpExchange exchange, Wire wire, String rv) throws IOException {
         int started = generation;
-        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.getResponseHeaders().set("Content-Type", wire.watchType());
         exchange.sendResponseHeaders(200, 0);
         OutputStream out = exchange.getResponseBody();
         out.flush();
@@ -369,33 +455,29 @@ public final class ReplayServer {
                 return;
             }
             if (how.expire()) {
-                out.write(("{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":"
-                        + "\"Failure\",\"reason\":\"Expired\",\"code\":410,\"message\":\"too old resource version: "
-                        + listRv + "\"}}\n").getBytes(StandardCharsets.UTF_8));
+                out.write(wire.expired());
                 out.flush();
                 return;
             }
             try {
                 if (how.rate() <= 0) {
-                    int end = lineStarts[how.count()];
+                    int end = wire.starts()[how.count()];
                     for (int from = 0; from < end; from += 1 << 16) {
-                        out.write(watch, from, Math.min(1 << 16, end - from));
+                        out.write(wire.events(), from, Math.min(1 << 16, end - from));
                     }
                     out.flush();
                     how.writes().complete(new long[0]);
                 } else {
-                    how.writes().complete(paced(out, how.rate(), how.count()));
+                    how.writes().complete(paced(out, wire, how.rate(), how.count()));
                 }
             } catch (IOException | RuntimeException e) {
                 how.writes().completeExceptionally(e);
                 throw e;
             }
         }
-        byte[] bookmark = ("{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":"
-                + "{\"resourceVersion\":\"" + finalRv + "\"}}}\n").getBytes(StandardCharsets.UTF_8);
         while (generation == started) {
             LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
-            out.write(bookmark);
+            out.write(wire.bookmark());
             out.flush();
         }
     }
@@ -404,7 +486,7 @@ public final class ReplayServer {
      * Writes event i at start + i/rate and answers when each one left (stamped before the write, so a
      * client's latency includes the server's write and the loopback), so clients can compute latency.
      */
-    private long[] paced(OutputStream out, double rate, int events) throws IOException {
+    private long[] paced(OutputStream out, Wire wire, double rate, int events) throws IOException {
         long[] writes = new long[events];
         long start = System.nanoTime();
         for (int i = 0; i < events; i++) {
@@ -414,7 +496,7 @@ public final class ReplayServer {
                 LockSupport.parkNanos(wait);
             }
             writes[i] = Harness.epochMicros();
-            out.write(watch, lineStarts[i], lineStarts[i + 1] - lineStarts[i]);
+            out.write(wire.events(), wire.starts()[i], wire.starts()[i + 1] - wire.starts()[i]);
             out.flush();
         }
         return writes;

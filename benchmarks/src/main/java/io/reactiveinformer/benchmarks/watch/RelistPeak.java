@@ -6,6 +6,7 @@ import io.reactiveinformer.benchmarks.sidebyside.PeakHeap;
 import io.reactiveinformer.benchmarks.sidebyside.RelistPeakRounds;
 import io.reactiveinformer.client.KubernetesClient;
 import io.reactiveinformer.config.ClientConfig;
+import io.reactiveinformer.config.Encoding;
 import io.reactiveinformer.informer.Notification;
 import io.reactiveinformer.informer.SharedIndexInformer;
 import io.reactiveinformer.informer.SharedInformerFactory;
@@ -41,8 +42,9 @@ public final class RelistPeak {
     private static long[] relist(Harness.Target target, double changed) throws Exception {
         long baseline = Harness.settledHeapAfterGc();
         int n = target.objects();
+        // JSON, as every contender of relist-peak.sh: the replay server's relist is JSON only
         KubernetesClient client = KubernetesClient.create(ClientConfig.forServer(target.server())
-                .withRequestTimeout(DEADLINE));
+                .withRequestTimeout(DEADLINE).withEncoding(Encoding.JSON));
         SharedInformerFactory factory = SharedInformerFactory.builder(client).build();
         SharedIndexInformer<V1Pod> pods = factory.informer(V1Pod.class);
         AtomicLong updates = new AtomicLong();
