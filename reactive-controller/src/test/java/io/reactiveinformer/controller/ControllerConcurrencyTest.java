@@ -25,7 +25,7 @@ class ControllerConcurrencyTest {
     @Test
     void aRequestIsNeverReconciledConcurrentlyWhileManyUpdatesArrive() throws Exception {
         Scheduler scheduler = Schedulers.newParallel("controller-test", 4);
-        FakeApiServer<V1ReplicaSet> server = new FakeApiServer<>();
+        FakeApiServer<V1ReplicaSet> server = new FakeApiServer<>(m -> new V1ReplicaSet().metadata(m));
         SharedIndexInformer<V1ReplicaSet> informer =
                 SharedIndexInformer.builder(V1ReplicaSet.class, server).scheduler(scheduler).build();
         Reconciles reconciles = new Reconciles(scheduler);

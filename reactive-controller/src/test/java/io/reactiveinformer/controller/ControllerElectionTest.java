@@ -31,7 +31,7 @@ import reactor.test.scheduler.VirtualTimeScheduler;
 class ControllerElectionTest {
 
     private final VirtualTimeScheduler time = VirtualTimeScheduler.create();
-    private final FakeApiServer<V1ReplicaSet> server = new FakeApiServer<>();
+    private final FakeApiServer<V1ReplicaSet> server = new FakeApiServer<>(m -> new V1ReplicaSet().metadata(m));
     private final InMemoryLeases leases = new InMemoryLeases();
     private final List<Reconcile> reconciles = new CopyOnWriteArrayList<>();
     private final List<Disposable> toStop = new ArrayList<>();
@@ -213,7 +213,8 @@ class ControllerElectionTest {
     void anAcquiredShardIsNotReconciledBeforeItsObjectsAreCachedEvenWhenItsRequestsComeFirst() {
         // namespace shards: a request's shard is known from its key alone, so requests mapped from a secondary (pods
         // of the replica sets) arrive for the shard before the primary's relist brings its objects
-        FakeApiServer<io.kubernetes.client.openapi.models.V1Pod> pods = new FakeApiServer<>();
+        FakeApiServer<io.kubernetes.client.openapi.models.V1Pod> pods =
+                new FakeApiServer<>(m -> new io.kubernetes.client.openapi.models.V1Pod().metadata(m));
         for (int i = 0; i < 10; i++) {
             server.put(replicaSet("ns-" + i, "rs", 1));
         }

@@ -17,7 +17,7 @@ class ControllerLockTest {
 
     @Test
     void aUserLockingTheControllerDoesNotHoldUpItsLifecycle() throws Exception {
-        FakeApiServer<V1ReplicaSet> replicaSets = new FakeApiServer<>();
+        FakeApiServer<V1ReplicaSet> replicaSets = new FakeApiServer<>(m -> new V1ReplicaSet().metadata(m));
         VirtualTimeScheduler time = VirtualTimeScheduler.create();
         SharedIndexInformer<V1ReplicaSet> informer =
                 SharedIndexInformer.builder(V1ReplicaSet.class, replicaSets).scheduler(time).build();

@@ -48,7 +48,7 @@ class ControllerRetryTest {
     /** More reconciles than a rate-limited minute allows; an unlimited loop reaches it at once. */
     private static final int CAP = 1_000;
 
-    private final FakeApiServer<V1ReplicaSet> replicaSets = new FakeApiServer<>();
+    private final FakeApiServer<V1ReplicaSet> replicaSets = new FakeApiServer<>(m -> new V1ReplicaSet().metadata(m));
     private final List<Disposable> toStop = new ArrayList<>();
     private final List<AutoCloseable> toClose = new ArrayList<>();
 

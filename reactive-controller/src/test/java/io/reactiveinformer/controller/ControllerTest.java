@@ -35,8 +35,8 @@ import reactor.test.scheduler.VirtualTimeScheduler;
 class ControllerTest {
 
     private final VirtualTimeScheduler time = VirtualTimeScheduler.create();
-    private final FakeApiServer<V1ReplicaSet> replicaSets = new FakeApiServer<>();
-    private final FakeApiServer<V1Pod> pods = new FakeApiServer<>();
+    private final FakeApiServer<V1ReplicaSet> replicaSets = new FakeApiServer<>(m -> new V1ReplicaSet().metadata(m));
+    private final FakeApiServer<V1Pod> pods = new FakeApiServer<>(m -> new V1Pod().metadata(m));
     private final SharedIndexInformer<V1ReplicaSet> replicaSetInformer =
             SharedIndexInformer.builder(V1ReplicaSet.class, replicaSets).name("replicasets").scheduler(time).build();
     private final SharedIndexInformer<V1Pod> podInformer =

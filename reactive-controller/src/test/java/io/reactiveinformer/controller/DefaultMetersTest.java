@@ -20,7 +20,7 @@ import reactor.test.scheduler.VirtualTimeScheduler;
  */
 class DefaultMetersTest {
 
-    private final FakeApiServer<V1ReplicaSet> replicaSets = new FakeApiServer<>();
+    private final FakeApiServer<V1ReplicaSet> replicaSets = new FakeApiServer<>(m -> new V1ReplicaSet().metadata(m));
     private final VirtualTimeScheduler time = VirtualTimeScheduler.create();
     private final SimpleMeterRegistry boot = new SimpleMeterRegistry();
 

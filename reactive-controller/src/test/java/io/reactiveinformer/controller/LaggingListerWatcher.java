@@ -1,18 +1,21 @@
 package io.reactiveinformer.controller;
 
+import io.kubernetes.client.common.KubernetesObject;
 import io.reactiveinformer.api.ListOptions;
 import io.reactiveinformer.api.ObjectList;
 import io.reactiveinformer.api.WatchEvent;
 import io.reactiveinformer.api.WatchOptions;
 import io.reactiveinformer.watch.ListerWatcher;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 
 /**
  * Hands every watch event to the informer {@code lag} after the server sent it, in order: an informer whose
- * cache trails the writes, as one does behind a busy API server or network.
+ * cache trails the writes, as one does behind a busy API server or network. A streaming list's initial
+ * events, up to the bookmark ending them, are its list, and are handed over at once as a LIST is.
  */
 final class LaggingListerWatcher<T> implements ListerWatcher<T> {
 
@@ -33,6 +36,19 @@ final class LaggingListerWatcher<T> implements ListerWatcher<T> {
 
     @Override
     public Flux<WatchEvent<T>> watch(WatchOptions options) {
-        return server.watch(options).flatMapSequential(event -> Mono.delay(lag, scheduler).thenReturn(event));
+        AtomicBoolean listing = new AtomicBoolean(options.sendInitialEvents());
+        return server.watch(options).flatMapSequential(event -> {
+            if (!listing.get()) {
+                return Mono.delay(lag, scheduler).thenReturn(event);
+            }
+            listing.set(!endsInitialEvents(event));
+            return Mono.just(event);
+        });
+    }
+
+    private static boolean endsInitialEvents(WatchEvent<?> event) {
+        return event.type() == WatchEvent.Type.BOOKMARK && event.object() instanceof KubernetesObject object
+                && object.getMetadata().getAnnotations() != null
+                && "true".equals(object.getMetadata().getAnnotations().get("k8s.io/initial-events-end"));
     }
 }

@@ -24,7 +24,7 @@ import reactor.test.scheduler.VirtualTimeScheduler;
 /** Each reconcile is an Observation, the parent of what the reconciler observes, with its controller, result and key. */
 class ReconcileObservationTest {
 
-    private final FakeApiServer<V1ReplicaSet> replicaSets = new FakeApiServer<>();
+    private final FakeApiServer<V1ReplicaSet> replicaSets = new FakeApiServer<>(m -> new V1ReplicaSet().metadata(m));
     private final VirtualTimeScheduler time = VirtualTimeScheduler.create();
     private final List<Disposable> toStop = new ArrayList<>(List.of(time));
     private final TestObservationRegistry registry = TestObservationRegistry.create();

@@ -19,7 +19,7 @@ import reactor.test.scheduler.VirtualTimeScheduler;
 /** A reconcile that hangs is cancelled at the reconcile timeout and retried with backoff, freeing its slot. */
 class ReconcileTimeoutTest {
 
-    private final FakeApiServer<V1ReplicaSet> replicaSets = new FakeApiServer<>();
+    private final FakeApiServer<V1ReplicaSet> replicaSets = new FakeApiServer<>(m -> new V1ReplicaSet().metadata(m));
     private final VirtualTimeScheduler time = VirtualTimeScheduler.create();
     private final List<Disposable> toStop = new ArrayList<>(List.of(time));
 

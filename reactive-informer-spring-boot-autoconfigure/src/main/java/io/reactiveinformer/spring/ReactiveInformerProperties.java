@@ -25,8 +25,11 @@ public class ReactiveInformerProperties {
     private Duration requestTimeout;
     /** LIST page size; unset: the library's default (500). */
     private Integer pageSize;
-    /** Whether initial lists are streamed over the watch (Kubernetes 1.32+). */
-    private boolean streamingList;
+    /**
+     * Whether lists are streamed over the watch (Kubernetes 1.32+); on a server without it the informers fall back
+     * to LIST by themselves. False: always LIST.
+     */
+    private boolean streamingList = true;
     /** Resync period of every informer; zero: none. */
     private Duration resyncPeriod = Duration.ZERO;
     /** How the buffers of SSE subscribers hold pending notifications. */

@@ -435,7 +435,10 @@ public final class SharedIndexInformer<T extends KubernetesObject> {
             return this;
         }
 
-        /** Paging, streaming list, watch timeouts, backoff. The spec's selectors replace the options' ones. */
+        /**
+         * Paging, streaming list, watch timeouts, backoff. The spec's selectors replace the options' ones.
+         * Default {@link ReflectorOptions#defaults()}: streaming lists, falling back to LIST on a server without them.
+         */
         public Builder<T> reflectorOptions(ReflectorOptions reflectorOptions) {
             this.reflectorOptions = Objects.requireNonNull(reflectorOptions, "reflectorOptions");
             return this;

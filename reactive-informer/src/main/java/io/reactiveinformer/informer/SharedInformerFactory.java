@@ -270,6 +270,10 @@ public final class SharedInformerFactory {
             return this;
         }
 
+        /**
+         * Every informer's paging, streaming list, watch timeouts and backoff. Default
+         * {@link ReflectorOptions#defaults()}: streaming lists, falling back to LIST on a server without them.
+         */
         public Builder reflectorOptions(ReflectorOptions reflectorOptions) {
             this.reflectorOptions = Objects.requireNonNull(reflectorOptions, "reflectorOptions");
             return this;

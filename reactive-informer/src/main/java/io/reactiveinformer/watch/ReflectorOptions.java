@@ -14,10 +14,12 @@ import java.util.Objects;
  *                        from its watch cache (unless the first list at {@code "0"} came back paginated,
  *                        which shows the server has no watch cache for this resource); a positive number
  *                        for always that page size; 0 for never paginating
- * @param streamingList   use a streaming list ({@code sendInitialEvents}, KEP-3157) instead of LIST; the
- *                        reflector falls back to LIST for good once the server rejects the request or serves
- *                        it as a plain watch (its whole timeout without the initial-events-end bookmark), and
- *                        for one attempt when the stream ends early before that bookmark (as client-go)
+ * @param streamingList   use a streaming list ({@code sendInitialEvents}, KEP-3157) instead of LIST, the default
+ *                        (as client-go's {@code WatchListClient} since 1.35); the reflector falls back to LIST for
+ *                        good once the server rejects the request (400, 422: a server before the feature, or with
+ *                        it off) or serves it as a plain watch (its whole timeout without the initial-events-end
+ *                        bookmark), and for one attempt when the stream ends early before that bookmark (as
+ *                        client-go). {@code false} always lists with LIST
  * @param minWatchTimeout each watch asks the server to close it after a random time in
  *                        {@code [minWatchTimeout, 2 × minWatchTimeout)}, whole seconds, at least one second
  * @param idleTimeout     a watch that delivers no event and no bookmark for this long is presumed dead
@@ -49,7 +51,7 @@ public record ReflectorOptions(String labelSelector, String fieldSelector, Integ
     /** client-go's page size. */
     public static final int DEFAULT_PAGE_SIZE = 500;
 
-    private static final ReflectorOptions DEFAULTS = new ReflectorOptions(null, null, null, false,
+    private static final ReflectorOptions DEFAULTS = new ReflectorOptions(null, null, null, true,
             Duration.ofMinutes(5), Duration.ofMinutes(11), Backoff.defaults(), Duration.ofSeconds(10));
 
     public ReflectorOptions {
@@ -71,7 +73,8 @@ public record ReflectorOptions(String labelSelector, String fieldSelector, Integ
     }
 
     /**
-     * No selectors, client-go's paging policy, LIST (not streaming), watches of 5 to 10 minutes,
+     * No selectors, a streaming list (falling back to LIST, with client-go's paging policy, on a server without
+     * it; {@code withStreamingList(false)} for LIST always), watches of 5 to 10 minutes,
      * {@link Backoff#defaults()}, and an idle timeout of 11 minutes: longer than the longest watch, so it
      * fires only on a connection that is dead (a live server closes every watch by its timeout), whatever
      * the server's bookmark habits. API servers with a watch cache send a bookmark about every minute;

@@ -20,19 +20,30 @@ import reactor.test.scheduler.VirtualTimeScheduler;
 
 /**
  * Random adds, updates, deletes, changes the watch misses, relists and late handlers: in the end the
- * cache equals the server's state, and so does the map each handler rebuilds from its notifications.
+ * cache equals the server's state, and so does the map each handler rebuilds from its notifications;
+ * whether the informer lists with streaming lists (the default) or with LIST.
  */
 class ConvergenceTest {
 
     private static final int KEYS = 6;
 
     @Property(tries = 60)
-    void cacheAndEveryHandlerConvergeToTheServerState(
+    void withStreamingListsTheCacheAndEveryHandlerConvergeToTheServerState(
             @ForAll @Size(max = 80) List<@IntRange(min = 0, max = 10_000) Integer> ops) {
+        converge(ops, ReflectorOptions.defaults());
+    }
+
+    @Property(tries = 60)
+    void withListTheCacheAndEveryHandlerConvergeToTheServerState(
+            @ForAll @Size(max = 80) List<@IntRange(min = 0, max = 10_000) Integer> ops) {
+        converge(ops, ReflectorOptions.defaults().withStreamingList(false));
+    }
+
+    private static void converge(List<Integer> ops, ReflectorOptions reflectorOptions) {
         VirtualTimeScheduler time = VirtualTimeScheduler.create();
         FakePodServer server = new FakePodServer(time);
         SharedIndexInformer<V1Pod> informer = SharedIndexInformer.builder(V1Pod.class, server).scheduler(time)
-                .reflectorOptions(ReflectorOptions.defaults().withBackoff(Backoff.defaults().withJitter(0)))
+                .reflectorOptions(reflectorOptions.withBackoff(Backoff.defaults().withJitter(0)))
                 .build();
         List<Recorder> recorders = new ArrayList<>();
         List<Disposable> subscriptions = new ArrayList<>();

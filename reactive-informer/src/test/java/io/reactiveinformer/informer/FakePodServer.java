@@ -28,7 +28,9 @@ import reactor.core.scheduler.Schedulers;
 
 /**
  * An in-memory API server for pods: a state with resourceVersions, LIST answering the current state, WATCH
- * replaying the history after the requested version and then following live changes. Scriptable: list
+ * replaying the history after the requested version and then following live changes, and a streaming list
+ * (a WATCH with {@code sendInitialEvents}) answering the current state as {@code ADDED} events, then the
+ * {@code k8s.io/initial-events-end} bookmark, then the live changes, as kube-apiserver 1.32+. Scriptable: list
  * failures, silent changes (missed by watches) and broken watches (410) that force a relist. A shard selector
  * is applied and echoed, as kube-apiserver does with {@code ShardedListAndWatch} on, unless
  * {@link #ignoresShardSelectors} (the gate off).
@@ -42,6 +44,7 @@ final class FakePodServer implements ListerWatcher<V1Pod> {
     private final Deque<KubernetesClientException> listFailures = new ArrayDeque<>();
     private long resourceVersion = 1;
 
+    /** Every list, a LIST or a streaming list (as the list it stands for), and when it came (clock time, ms). */
     final List<ListOptions> lists = new CopyOnWriteArrayList<>();
     final List<Long> listMillis = new CopyOnWriteArrayList<>();
     final List<WatchOptions> watches = new CopyOnWriteArrayList<>();
@@ -109,6 +112,7 @@ final class FakePodServer implements ListerWatcher<V1Pod> {
         breaks.tryEmitNext(KubernetesApiException.of("WATCH /api/v1/pods", 410, null, null));
     }
 
+    /** The next lists, LISTs or streaming lists, fail with {@code error}. */
     synchronized void failNextLists(int times, KubernetesClientException error) {
         for (int i = 0; i < times; i++) {
             listFailures.add(error);
@@ -126,29 +130,53 @@ final class FakePodServer implements ListerWatcher<V1Pod> {
     @Override
     public Mono<ObjectList<V1Pod>> list(ListOptions options) {
         return Mono.fromCallable(() -> {
-            lists.add(options);
-            listMillis.add(clock.now(TimeUnit.MILLISECONDS));
             synchronized (this) {
-                KubernetesClientException failure = listFailures.poll();
-                if (failure != null) {
-                    throw failure;
-                }
-                ShardSelector shards = ignoresShardSelectors ? null : options.shardSelector();
+                ShardSelector shards = listed(options);
                 return new ObjectList<>(state.values().stream().filter(p -> shards == null || shards.matches(p)).toList(),
                         Long.toString(resourceVersion), null, null, shards == null ? null : shards.toString());
             }
         });
     }
 
+    /** Records a list and fails it if a failure is due; answers the shard selector it is served with. */
+    private ShardSelector listed(ListOptions options) {
+        lists.add(options);
+        listMillis.add(clock.now(TimeUnit.MILLISECONDS));
+        KubernetesClientException failure = listFailures.poll();
+        if (failure != null) {
+            throw failure;
+        }
+        return ignoresShardSelectors ? null : options.shardSelector();
+    }
+
     @Override
     public Flux<WatchEvent<V1Pod>> watch(WatchOptions options) {
         return Flux.defer(() -> {
             watches.add(options);
-            long from = options.resourceVersion() == null || options.resourceVersion().isEmpty()
-                    ? 0 : Long.parseLong(options.resourceVersion());
+            List<WatchEvent<V1Pod>> initial = new ArrayList<>();
+            long from;
+            // The state and the version it is at are read together, so the history after it is exactly what follows.
+            synchronized (this) {
+                if (options.sendInitialEvents()) {
+                    ShardSelector shards = listed(ListOptions.none()
+                            .withSelectors(options.labelSelector(), options.fieldSelector())
+                            .withResourceVersion(options.resourceVersion(), options.resourceVersionMatch())
+                            .withShardSelector(options.shardSelector()));
+                    state.values().stream().filter(p -> shards == null || shards.matches(p))
+                            .forEach(p -> initial.add(new WatchEvent<>(WatchEvent.Type.ADDED, p)));
+                    initial.add(new WatchEvent<>(WatchEvent.Type.BOOKMARK, new V1Pod().metadata(new V1ObjectMeta()
+                            .resourceVersion(Long.toString(resourceVersion))
+                            .annotations(Map.of("k8s.io/initial-events-end", "true")))));
+                    from = resourceVersion;
+                } else {
+                    from = options.resourceVersion() == null || options.resourceVersion().isEmpty()
+                            ? 0 : Long.parseLong(options.resourceVersion());
+                }
+            }
+            long after = from;
             Flux<WatchEvent<V1Pod>> broken = breaks.asFlux().next().flatMapMany(Flux::error);
-            return history.asFlux()
-                    .filter(e -> Long.parseLong(e.object().getMetadata().getResourceVersion()) > from)
+            return Flux.fromIterable(initial).concatWith(history.asFlux()
+                    .filter(e -> Long.parseLong(e.object().getMetadata().getResourceVersion()) > after))
                     .filter(e -> e.type() == WatchEvent.Type.BOOKMARK || options.shardSelector() == null
                             || ignoresShardSelectors || options.shardSelector().matches(e.object()))
                     .mergeWith(broken)

@@ -103,7 +103,7 @@ class InformerThreadingTest {
     @Test
     void whenTheReflectorsStreamEndsTheInformerStopsAndSaysSo() {
         // An Error is not retried (JVM errors and BlockHound's must surface): a lister that throws one ends
-        // the reflector's stream for good.
+        // the reflector's stream for good, whether it lists by LIST or by a streaming list.
         ListerWatcher<V1Pod> broken = new ListerWatcher<>() {
             @Override
             public Mono<ObjectList<V1Pod>> list(ListOptions options) {
@@ -112,7 +112,7 @@ class InformerThreadingTest {
 
             @Override
             public Flux<WatchEvent<V1Pod>> watch(WatchOptions options) {
-                return server.watch(options);
+                return Flux.error(new AssertionError("lister bug"));
             }
         };
         SharedIndexInformer<V1Pod> informer = SharedIndexInformer.builder(V1Pod.class, broken).name("pods")

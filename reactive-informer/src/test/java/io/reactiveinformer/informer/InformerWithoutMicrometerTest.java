@@ -19,7 +19,7 @@ class InformerWithoutMicrometerTest {
         @Override
         public Integer get() {
             SharedIndexInformer<V1Pod> informer = SharedIndexInformer.builder(V1Pod.class,
-                    new StaticLister<>(List.of(FakePodServer.pod("a", "p1", "1", 1)))).build();
+                    StaticLister.pods(FakePodServer.pod("a", "p1", "1", 1))).build();
             informer.start();
             informer.hasSynced().block();
             return informer.indexer().size();

@@ -21,6 +21,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -37,7 +39,10 @@ class RelistReuseTest {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
 
-    /** Lists fresh copies, as a client decoding the server's bytes does, through the default page-level interning. */
+    /**
+     * Lists and watches fresh copies, as a client decoding the server's bytes does: a LIST through the default
+     * page-level interning, a streaming list through the reflector's interning of each initial event.
+     */
     private static final class Decoding implements ListerWatcher<V1Pod> {
         private final FakePodServer server;
 
@@ -53,7 +58,8 @@ class RelistReuseTest {
 
         @Override
         public Flux<WatchEvent<V1Pod>> watch(WatchOptions options) {
-            return server.watch(options);
+            return server.watch(options).map(event -> event.type() == WatchEvent.Type.BOOKMARK ? event
+                    : new WatchEvent<>(event.type(), copy(event.object())));
         }
     }
 
@@ -64,8 +70,13 @@ class RelistReuseTest {
     }
 
     private static SharedIndexInformer<V1Pod> informer(InformerSpec<V1Pod> spec, FakePodServer server) {
+        return informer(spec, server, true);
+    }
+
+    private static SharedIndexInformer<V1Pod> informer(InformerSpec<V1Pod> spec, FakePodServer server,
+                                                       boolean streamingList) {
         return SharedIndexInformer.builder(spec, new Decoding(server))
-                .reflectorOptions(ReflectorOptions.defaults()
+                .reflectorOptions(ReflectorOptions.defaults().withStreamingList(streamingList)
                         .withBackoff(Backoff.defaults().withInitial(Duration.ofMillis(10))))
                 .scheduler(Schedulers.parallel()).build();
     }
@@ -86,10 +97,11 @@ class RelistReuseTest {
         return server;
     }
 
-    @Test
-    void aRelistKeepsTheCachedInstanceOfUnchangedObjectsAndTakesTheRestFromTheList() {
+    @ParameterizedTest(name = "streaming list {0}")
+    @ValueSource(booleans = {true, false})
+    void aRelistKeepsTheCachedInstanceOfUnchangedObjectsAndTakesTheRestFromTheList(boolean streamingList) {
         FakePodServer server = serverWithFourPods();
-        SharedIndexInformer<V1Pod> informer = informer(InformerSpec.of(V1Pod.class), server);
+        SharedIndexInformer<V1Pod> informer = informer(InformerSpec.of(V1Pod.class), server, streamingList);
         Disposable stop = informer.start();
         StepVerifier.create(informer.hasSynced()).expectComplete().verify(WAIT);
         Map<String, V1Pod> before = cached(informer);

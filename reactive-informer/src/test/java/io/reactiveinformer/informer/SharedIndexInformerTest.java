@@ -109,7 +109,7 @@ class SharedIndexInformerTest {
         pod.getMetadata().setManagedFields(List.of(new V1ManagedFieldsEntry().manager("kubectl")));
         SharedIndexInformer<V1Pod> informer = SharedIndexInformer
                 .builder(InformerSpec.of(V1Pod.class).withTransform(ObjectTransforms.stripManagedFields()),
-                        new StaticLister<>(List.of(pod)))
+                        StaticLister.pods(pod))
                 .scheduler(time).build();
         informer.start();
         StepVerifier.create(informer.hasSynced()).verifyComplete();
@@ -122,7 +122,7 @@ class SharedIndexInformerTest {
         PartialObjectMetadata meta = new PartialObjectMetadata(
                 new io.kubernetes.client.openapi.models.V1ObjectMeta().namespace("a").name("p1").resourceVersion("5"));
         SharedIndexInformer<PartialObjectMetadata> informer = SharedIndexInformer
-                .builder(PartialObjectMetadata.class, new StaticLister<>(List.of(meta))).scheduler(time).build();
+                .builder(PartialObjectMetadata.class, StaticLister.metadata(meta)).scheduler(time).build();
         Recorder.Any<PartialObjectMetadata> seen = new Recorder.Any<>();
         informer.notifications().subscribe(seen);
         informer.start();

@@ -48,20 +48,29 @@ class SharedInformerFactoryTest {
                     if (type == V1ConfigMap.class && forbidConfigMaps) {
                         return Mono.error(KubernetesApiException.of("GET /api/v1/configmaps", 403, null, null));
                     }
-                    return Mono.fromCallable(() -> {
-                        T object = type.getDeclaredConstructor().newInstance();
-                        type.getMethod("setMetadata", V1ObjectMeta.class).invoke(object,
-                                new V1ObjectMeta().namespace(namespace == null ? "default" : namespace).name("one")
-                                        .resourceVersion("3"));
-                        return new ObjectList<>(List.of(object), "3", null, null);
-                    });
+                    return Mono.fromCallable(() -> new ObjectList<>(List.of(object(new V1ObjectMeta()
+                            .namespace(namespace == null ? "default" : namespace).name("one").resourceVersion("3"))),
+                            "3", null, null));
                 }
 
+                /** A streaming list answers what a LIST does, then goes on as a watch without events. */
                 @Override
                 public Flux<WatchEvent<T>> watch(WatchOptions options) {
-                    return Flux.<WatchEvent<T>>never()
+                    Flux<WatchEvent<T>> initial = !options.sendInitialEvents() ? Flux.empty()
+                            : list(ListOptions.none()).flatMapMany(page -> Flux.fromIterable(page.items())
+                                    .map(item -> new WatchEvent<>(WatchEvent.Type.ADDED, item))
+                                    .concatWith(Mono.fromCallable(() -> new WatchEvent<>(WatchEvent.Type.BOOKMARK,
+                                            object(new V1ObjectMeta().resourceVersion(page.resourceVersion())
+                                                    .annotations(Map.of("k8s.io/initial-events-end", "true")))))));
+                    return initial.concatWith(Flux.never())
                             .doOnSubscribe(s -> openWatches.incrementAndGet())
                             .doOnCancel(openWatches::decrementAndGet);
+                }
+
+                private T object(V1ObjectMeta metadata) throws ReflectiveOperationException {
+                    T object = type.getDeclaredConstructor().newInstance();
+                    type.getMethod("setMetadata", V1ObjectMeta.class).invoke(object, metadata);
+                    return object;
                 }
             };
         }

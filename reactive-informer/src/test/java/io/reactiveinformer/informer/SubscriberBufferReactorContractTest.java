@@ -76,7 +76,7 @@ class SubscriberBufferReactorContractTest {
     @Test
     void notificationsGoThroughTheAssemblyHooks() {
         SharedIndexInformer<V1Pod> informer = SharedIndexInformer.builder(V1Pod.class,
-                new StaticLister<>(List.<V1Pod>of())).build();
+                StaticLister.pods()).build();
         List<String> assembled = new ArrayList<>();
         Hooks.onEachOperator(HOOK, publisher -> {
             assembled.add(publisher.getClass().getSimpleName());

@@ -24,6 +24,12 @@ import reactor.test.scheduler.VirtualTimeScheduler;
 /** Objects, pages, events and errors for reflector tests. */
 final class Fixtures {
 
+    /**
+     * The default options but LIST instead of a streaming list: for the tests of the LIST path, whose
+     * {@link ScriptedListerWatcher} scripts the answers of LISTs ({@link ScriptedListerWatcher#listReturns}).
+     */
+    static final ReflectorOptions LISTING = ReflectorOptions.defaults().withStreamingList(false);
+
     static final String REQUEST = "GET /api/v1/namespaces/default/configmaps";
 
     private Fixtures() {
@@ -131,7 +137,8 @@ final class Fixtures {
                 .random(() -> random).build();
     }
 
+    /** A reflector with pinned randomness on the given virtual clock that lists with LIST ({@link #LISTING}). */
     static Reflector<V1ConfigMap> reflector(ScriptedListerWatcher<V1ConfigMap> lw, VirtualTimeScheduler scheduler) {
-        return reflector(lw, scheduler, 0.0, ReflectorOptions.defaults());
+        return reflector(lw, scheduler, 0.0, LISTING);
     }
 }

@@ -1,5 +1,6 @@
 package io.reactiveinformer.watch;
 
+import static io.reactiveinformer.watch.Fixtures.LISTING;
 import static io.reactiveinformer.watch.Fixtures.added;
 import static io.reactiveinformer.watch.Fixtures.bookmark;
 import static io.reactiveinformer.watch.Fixtures.closing;
@@ -83,7 +84,7 @@ class ReflectorListWatchTest {
     @Test
     void passesSelectorsToEveryRequest() {
         lw.listReturns(page("10", null)).watchReturns(open(bookmark("11")));
-        ReflectorOptions options = ReflectorOptions.defaults().withSelectors("app=web", "metadata.name=x");
+        ReflectorOptions options = LISTING.withSelectors("app=web", "metadata.name=x");
 
         verify(reflector(lw, scheduler, 0.0, options))
                 .expectNextCount(2)

@@ -1,5 +1,6 @@
 package io.reactiveinformer.watch;
 
+import static io.reactiveinformer.watch.Fixtures.LISTING;
 import static io.reactiveinformer.watch.Fixtures.bookmark;
 import static io.reactiveinformer.watch.Fixtures.cm;
 import static io.reactiveinformer.watch.Fixtures.failed;
@@ -40,7 +41,7 @@ class ReflectorPagingTest {
     void gathersEveryPageIntoOneListedAtTheFirstPagesVersion() {
         lw.listReturns(page("10", "c1", a)).listReturns(page("10", "c2", b)).listReturns(page("10", "", c));
 
-        verify(ReflectorOptions.defaults())
+        verify(LISTING)
                 .expectNext(new Listed<>(List.of(a, b, c), "10"))
                 .thenCancel()
                 .verify();
@@ -56,7 +57,7 @@ class ReflectorPagingTest {
         ObjectList<V1ConfigMap> whole = page("10", null, a, b, c);
         lw.listReturns(whole);
 
-        verify(ReflectorOptions.defaults())
+        verify(LISTING)
                 .assertNext(event -> assertThat(((Listed<V1ConfigMap>) event).items())
                         .as("the page's own items: one N-sized list, not a copy per stage").isSameAs(whole.items()))
                 .thenCancel()
@@ -69,7 +70,7 @@ class ReflectorPagingTest {
                 .watchReturns(failing(gone(), bookmark("11")))
                 .listReturns(page("12", null, a));
 
-        verify(ReflectorOptions.defaults())
+        verify(LISTING)
                 .expectNextCount(3)
                 .thenAwait(Duration.ofMillis(800))
                 .expectNext(new Listed<>(List.of(a), "12"))
@@ -85,7 +86,7 @@ class ReflectorPagingTest {
                 .watchReturns(failing(gone(), bookmark("11")))
                 .listReturns(page("12", null, a));
 
-        verify(ReflectorOptions.defaults())
+        verify(LISTING)
                 .expectNext(new Listed<>(List.of(a, b), "10"))
                 .expectNextCount(2)
                 .thenAwait(Duration.ofMillis(800))
@@ -102,7 +103,7 @@ class ReflectorPagingTest {
                 .watchReturns(failing(gone(), bookmark("11")))
                 .listReturns(page("12", null, a));
 
-        verify(ReflectorOptions.defaults().withPageSize(100))
+        verify(LISTING.withPageSize(100))
                 .expectNextCount(3)
                 .thenAwait(Duration.ofMillis(800))
                 .expectNextCount(1)
@@ -113,7 +114,7 @@ class ReflectorPagingTest {
         ScriptedListerWatcher<V1ConfigMap> unpaged = new ScriptedListerWatcher<>(scheduler);
         unpaged.listReturns(page("10", null, a));
         StepVerifier.withVirtualTime(() -> reflector(unpaged, scheduler, 0.0,
-                        ReflectorOptions.defaults().withPageSize(0)).events(), () -> scheduler, Long.MAX_VALUE)
+                        LISTING.withPageSize(0)).events(), () -> scheduler, Long.MAX_VALUE)
                 .expectNextCount(1)
                 .thenCancel()
                 .verify();
@@ -126,7 +127,7 @@ class ReflectorPagingTest {
                 .listFails(gone())
                 .listReturns(page("13", null, a, b, c));
 
-        verify(ReflectorOptions.defaults())
+        verify(LISTING)
                 .expectNext(new Listed<>(List.of(a, b, c), "13"))
                 .thenCancel()
                 .verify();
@@ -147,7 +148,7 @@ class ReflectorPagingTest {
                 .listFails(gone())
                 .listReturns(page("30", null, a, b));
 
-        verify(ReflectorOptions.defaults().withPageSize(1))
+        verify(LISTING.withPageSize(1))
                 .expectNextCount(3)
                 .thenAwait(Duration.ofMillis(800))
                 .assertNext(failed(KubernetesApiException.Gone.class, 2, Duration.ZERO))
@@ -169,7 +170,7 @@ class ReflectorPagingTest {
                 .listFails(Fixtures.connectionRefused())
                 .listReturns(page("11", null, a, b));
 
-        verify(ReflectorOptions.defaults())
+        verify(LISTING)
                 .assertNext(failed(io.reactiveinformer.api.TransportException.class, 1, Duration.ofMillis(800)))
                 .expectNoEvent(Duration.ofMillis(800))
                 .expectNext(new Listed<>(List.of(a, b), "11"))

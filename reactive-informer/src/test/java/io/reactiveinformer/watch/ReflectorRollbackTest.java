@@ -1,5 +1,6 @@
 package io.reactiveinformer.watch;
 
+import static io.reactiveinformer.watch.Fixtures.LISTING;
 import static io.reactiveinformer.watch.Fixtures.added;
 import static io.reactiveinformer.watch.Fixtures.bookmark;
 import static io.reactiveinformer.watch.Fixtures.closing;
@@ -140,7 +141,7 @@ class ReflectorRollbackTest {
                 .listReturns(page("1", null));
 
         StepVerifier.withVirtualTime(() -> reflector(lw, scheduler, 0.0,
-                                ReflectorOptions.defaults().withRollbackProbeDelay(null)).events(),
+                                LISTING.withRollbackProbeDelay(null)).events(),
                         () -> scheduler, Long.MAX_VALUE)
                 .expectNextCount(2)
                 .expectNoEvent(Duration.ofMinutes(5))

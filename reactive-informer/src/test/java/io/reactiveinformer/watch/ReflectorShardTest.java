@@ -1,5 +1,6 @@
 package io.reactiveinformer.watch;
 
+import static io.reactiveinformer.watch.Fixtures.LISTING;
 import static io.reactiveinformer.watch.Fixtures.added;
 import static io.reactiveinformer.watch.Fixtures.bookmark;
 import static io.reactiveinformer.watch.Fixtures.cm;
@@ -51,7 +52,7 @@ class ReflectorShardTest {
         lw.listReturns(new ObjectList<>(List.of(in, out), "10", null, null, LOWER_HALF.toString()))
                 .watchReturns(open(added(withUid(cm("late", "11"), false))));
 
-        verify(ReflectorOptions.defaults())
+        verify(LISTING)
                 .expectNext(new Listed<>(List.of(in, out), "10", false))
                 .assertNext(e -> assertThat(e).isInstanceOf(Applied.class))
                 .thenCancel()
@@ -69,7 +70,7 @@ class ReflectorShardTest {
                         modified(withUid(cm("out", "13"), false)), deleted(withUid(cm("out", "14"), false)),
                         modified(withUid(cm("in", "15"), true)), bookmark("16")));
 
-        verify(ReflectorOptions.defaults())
+        verify(LISTING)
                 .expectNext(new Listed<>(List.of(in), "10", true))
                 .expectNext(new Applied<>(WatchEvent.Type.ADDED, inLater))
                 .assertNext(e -> assertThat(e).isInstanceOfSatisfying(Applied.class,
@@ -85,7 +86,7 @@ class ReflectorShardTest {
         lw.listReturns(new ObjectList<>(List.of(in, out), "10", null, null, other.toString()))
                 .watchReturns(open());
 
-        verify(ReflectorOptions.defaults())
+        verify(LISTING)
                 .expectNext(new Listed<>(List.of(in), "10", true))
                 .thenCancel()
                 .verify();
@@ -98,7 +99,7 @@ class ReflectorShardTest {
                 .listReturns(new ObjectList<>(List.of(inToo), "10", null, null, null))
                 .watchReturns(open());
 
-        verify(ReflectorOptions.defaults().withPageSize(2))
+        verify(LISTING.withPageSize(2))
                 .expectNext(new Listed<>(List.of(in, inToo), "10", true))
                 .thenCancel()
                 .verify();
@@ -111,7 +112,7 @@ class ReflectorShardTest {
         V1ConfigMap outLater = withUid(cm("out-later", "9"), false);
         lw.watchReturns(open(added(in), added(out), initialEventsEnd("7"), added(outLater), deleted(in)));
 
-        verify(ReflectorOptions.defaults().withStreamingList(true))
+        verify(ReflectorOptions.defaults())
                 .expectNext(new Listed<>(List.of(in), "7", true))
                 .expectNext(new Deleted<>(in))
                 .thenCancel()
@@ -124,7 +125,7 @@ class ReflectorShardTest {
     void aStreamingListOfTheShardOnlyIsNotReportedAsFilteredLocally() {
         lw.watchReturns(open(added(in), initialEventsEnd("7")));
 
-        verify(ReflectorOptions.defaults().withStreamingList(true))
+        verify(ReflectorOptions.defaults())
                 .expectNext(new Listed<>(List.of(in), "7", false))
                 .thenCancel()
                 .verify();
@@ -150,7 +151,7 @@ class ReflectorShardTest {
                 .listReturns(new ObjectList<>(List.of(out), "12", null, null, upperHalf.toString()))
                 .watchReturns(open());
 
-        StepVerifier.withVirtualTime(() -> Reflector.builder(lw).options(ReflectorOptions.defaults())
+        StepVerifier.withVirtualTime(() -> Reflector.builder(lw).options(LISTING)
                         .shardSelection(selection).scheduler(scheduler).build().events(), () -> scheduler, Long.MAX_VALUE)
                 .expectNext(new Listed<>(List.of(in), "10", false, 1))
                 .assertNext(e -> assertThat(e).isInstanceOf(Applied.class))
@@ -174,7 +175,8 @@ class ReflectorShardTest {
         ShardSelection selection = ShardSelection.of(ShardSelector.none());
         lw.listReturns(new ObjectList<>(List.of(in), "10", null, null, LOWER_HALF.toString())).watchReturns(open());
 
-        StepVerifier.withVirtualTime(() -> Reflector.builder(lw).shardSelection(selection).scheduler(scheduler).build()
+        StepVerifier.withVirtualTime(() -> Reflector.builder(lw).options(LISTING).shardSelection(selection).scheduler(scheduler)
+                        .build()
                         .events(), () -> scheduler, Long.MAX_VALUE)
                 .expectNext(new Listed<>(List.of(), "", false, 1))
                 .thenAwait(java.time.Duration.ofHours(1))

@@ -1,5 +1,6 @@
 package io.reactiveinformer.watch;
 
+import static io.reactiveinformer.watch.Fixtures.LISTING;
 import static io.reactiveinformer.watch.Fixtures.added;
 import static io.reactiveinformer.watch.Fixtures.bookmark;
 import static io.reactiveinformer.watch.Fixtures.cm;
@@ -37,7 +38,7 @@ class ReflectorTimeoutTest {
 
     private int watchTimeoutSeconds(double random) {
         ScriptedListerWatcher<V1ConfigMap> lister = new ScriptedListerWatcher<>(scheduler);
-        return watchTimeoutSeconds(reflector(lister, scheduler, random, ReflectorOptions.defaults()), lister);
+        return watchTimeoutSeconds(reflector(lister, scheduler, random, LISTING), lister);
     }
 
     @Test
@@ -49,7 +50,7 @@ class ReflectorTimeoutTest {
 
     @Test
     void defaultRandomnessKeepsTheWatchTimeoutInRange() {
-        Reflector<V1ConfigMap> reflector = Reflector.builder(lw).scheduler(scheduler).build();
+        Reflector<V1ConfigMap> reflector = Reflector.builder(lw).options(LISTING).scheduler(scheduler).build();
 
         IntStream.range(0, 50).forEach(i -> assertThat(watchTimeoutSeconds(reflector, lw)).isBetween(300, 599));
     }
@@ -57,7 +58,7 @@ class ReflectorTimeoutTest {
     @Test
     void watchTimeoutFollowsTheConfiguredMinimum() {
         ScriptedListerWatcher<V1ConfigMap> lister = new ScriptedListerWatcher<>(scheduler);
-        ReflectorOptions options = ReflectorOptions.defaults().withMinWatchTimeout(Duration.ofSeconds(60));
+        ReflectorOptions options = LISTING.withMinWatchTimeout(Duration.ofSeconds(60));
 
         assertThat(watchTimeoutSeconds(reflector(lister, scheduler, 0.25, options), lister)).isEqualTo(75);
     }
@@ -70,7 +71,7 @@ class ReflectorTimeoutTest {
 
     @Test
     void watchSilentForTheIdleTimeoutIsRestartedFromTheLastVersionWithoutRelisting() {
-        ReflectorOptions options = ReflectorOptions.defaults().withIdleTimeout(Duration.ofMinutes(3));
+        ReflectorOptions options = LISTING.withIdleTimeout(Duration.ofMinutes(3));
         lw.listReturns(page("10", null))
                 .watchReturns(Flux.just(added(cm("a", "11")))
                         .concatWith(Flux.just(bookmark("12")).delaySubscription(Duration.ofMinutes(2), scheduler))
@@ -99,7 +100,7 @@ class ReflectorTimeoutTest {
 
     @Test
     void watchThatNeverSendsAnythingIsIdleToo() {
-        ReflectorOptions options = ReflectorOptions.defaults().withIdleTimeout(Duration.ofSeconds(30));
+        ReflectorOptions options = LISTING.withIdleTimeout(Duration.ofSeconds(30));
         lw.listReturns(page("10", null)).watchReturns(Flux.<WatchEvent<V1ConfigMap>>never());
 
         StepVerifier.withVirtualTime(() -> reflector(lw, scheduler, 0.0, options).events(), () -> scheduler,

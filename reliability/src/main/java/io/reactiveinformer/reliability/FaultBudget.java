@@ -260,7 +260,9 @@ public final class FaultBudget {
             default -> { kind = "429 storm (3 in a row)"; fault = Fault.tooManyRequests(Duration.ofSeconds(1)); }
         }
         boolean onWatch = watch;
-        Predicate<RequestInfo> matches = r -> r.path().equals(path) && r.isWatch() == onWatch;
+        // A list is a LIST or a streaming list (a watch with sendInitialEvents, the default): a list fault hits either.
+        Predicate<RequestInfo> matches = r -> r.path().equals(path)
+                && (r.isWatch() && !"true".equals(r.query().get("sendInitialEvents"))) == onWatch;
         int times = pick == 11 ? 3 : 1;
         AtomicLong left = new AtomicLong(times);
         server.faults().times(times, r -> {

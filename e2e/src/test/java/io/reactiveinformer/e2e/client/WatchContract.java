@@ -12,6 +12,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.reactiveinformer.api.KubernetesApiException;
 import io.reactiveinformer.api.ListOptions;
 import io.reactiveinformer.api.PatchType;
 import io.reactiveinformer.api.WatchEvent;
@@ -129,6 +130,21 @@ abstract class WatchContract extends ClientContract {
 
         assertThat(initial.subList(0, 3)).extracting(ClientContract::describe)
                 .containsExactlyInAnyOrder("ADDED s1", "ADDED s2", "ADDED s3");
+    }
+
+    /**
+     * {@code sendInitialEvents} without {@code resourceVersionMatch=NotOlderThan} is refused as invalid: the
+     * same 422 as a server with the WatchList feature off answers any streaming list, which the reflector
+     * takes for a server without streaming lists (it falls back to LIST at once).
+     */
+    @Test
+    void aStreamingListWithoutNotOlderThanIsRefusedAsInvalid() {
+        ResourceClient<V1ConfigMap> maps = configMaps(namespace("stream-invalid"));
+
+        StepVerifier.create(maps.watch(new WatchOptions(null, null, null, null, 60, true, true)))
+                .expectErrorSatisfies(e -> assertThat(e).isInstanceOfSatisfying(KubernetesApiException.class,
+                        api -> assertThat(api.code()).isEqualTo(422)))
+                .verify(TIMEOUT);
     }
 
     /**

@@ -12,6 +12,7 @@ import io.reactiveinformer.informer.SharedIndexInformer;
 import io.reactiveinformer.informer.SharedInformerFactory;
 import io.reactiveinformer.test.server.ClusterState;
 import io.reactiveinformer.test.server.SimulatedApiServer;
+import io.reactiveinformer.watch.ReflectorOptions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -59,7 +60,10 @@ class RelistIsolationTest {
             server.state().create(new V1ConfigMap().metadata(new V1ObjectMeta().namespace("big").name("cm-" + i))
                     .data(Map.of("k", "v" + i)));
         }
-        factory = SharedInformerFactory.builder(client).build();
+        // LIST: this is about a LIST's decode and apply; a streaming list of 100k objects from the simulated
+        // server, which shares the JVM's event loops, holds one of them for its burst of initial events.
+        factory = SharedInformerFactory.builder(client)
+                .reflectorOptions(ReflectorOptions.defaults().withStreamingList(false)).build();
         SharedIndexInformer<V1Secret> small = factory.informer(InformerSpec.of(V1Secret.class).inNamespace("small"));
         List<Long> lags = new CopyOnWriteArrayList<>();
         running.add(small.notifications().subscribe(n -> {

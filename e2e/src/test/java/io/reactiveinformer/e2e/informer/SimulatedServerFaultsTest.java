@@ -57,9 +57,10 @@ class SimulatedServerFaultsTest {
     private static final Predicate<RequestInfo> WATCHES = RequestInfo.watches();
     /**
      * Short backoffs so that a test runs in seconds; watches of 2 to 4 s so that normal closes happen too;
-     * an idle timeout well above the server's bookmark interval, so only a silent watch trips it.
+     * an idle timeout well above the server's bookmark interval, so only a silent watch trips it. LIST, not
+     * streaming lists: the plans inject faults into LISTs.
      */
-    static final ReflectorOptions FAST = ReflectorOptions.defaults()
+    static final ReflectorOptions FAST = ReflectorOptions.defaults().withStreamingList(false)
             .withMinWatchTimeout(Duration.ofSeconds(2))
             .withIdleTimeout(Duration.ofSeconds(1))
             .withBackoff(new Backoff(Duration.ofMillis(20), 2.0, 1.0, Duration.ofMillis(200), Duration.ofSeconds(5)));
@@ -149,6 +150,32 @@ class SimulatedServerFaultsTest {
         server.faults().clear();
 
         assertConverged(informer, coalescing, unbounded);
+    }
+
+    /**
+     * With the default streaming lists, a server that refuses them (422, as kube-apiserver with the WatchList
+     * feature off) is listed instead, once refused: the informer syncs and keeps watching without streaming.
+     */
+    @Test
+    void aServerThatRefusesStreamingListsIsListedInstead() {
+        new Churn(state, CONFIG_MAPS, NS, 3).run(30);
+        Predicate<RequestInfo> streamingLists = r -> "true".equals(r.query().get("sendInitialEvents"));
+        server.faults().always(streamingLists, Fault.status(422, "Invalid",
+                "sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled"));
+        SharedInformerFactory streaming = SharedInformerFactory.builder(client)
+                .reflectorOptions(FAST.withStreamingList(true)).build();
+        SharedIndexInformer<V1ConfigMap> informer = streaming.informer(InformerSpec.of(V1ConfigMap.class).inNamespace(NS));
+        NotificationLog<V1ConfigMap> coalescing = subscribe(informer, SubscriberOptions.defaults().withName("coalescing"));
+        NotificationLog<V1ConfigMap> unbounded = subscribe(informer, SubscriberOptions.defaults().unbounded().withName("unbounded"));
+        streaming.start();
+        try {
+            StepVerifier.create(informer.hasSynced()).expectComplete().verify(DEADLINE);
+            assertThat(count(streamingLists)).as("refused once, then never asked again").isEqualTo(1);
+            assertThat(count(LISTS)).isEqualTo(1);
+            assertConverged(informer, coalescing, unbounded);
+        } finally {
+            streaming.shutdown().block(DEADLINE);
+        }
     }
 
     /**

@@ -21,6 +21,7 @@ import io.reactiveinformer.informer.SharedInformerFactory;
 import io.reactiveinformer.leaderelection.ElectionTimings;
 import io.reactiveinformer.leaderelection.ShardElector;
 import io.reactiveinformer.test.Convergence;
+import io.reactiveinformer.watch.ReflectorOptions;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.time.Duration;
@@ -87,6 +88,11 @@ abstract class ShardedCachesContract {
 
     /** Whether the server applies shard selectors (the {@code ShardedListAndWatch} gate on). */
     abstract boolean serverFilters();
+
+    /** The informers' options: the defaults unless the server needs otherwise. */
+    ReflectorOptions reflectorOptions() {
+        return ReflectorOptions.defaults();
+    }
 
     @BeforeAll
     void createObjects() {
@@ -163,7 +169,7 @@ abstract class ShardedCachesContract {
         AtomicLong received = new AtomicLong();
         KubernetesClient client = client(relay(received));
         long before = usedHeapAfterGc();
-        SharedInformerFactory factory = SharedInformerFactory.builder(client).build();
+        SharedInformerFactory factory = SharedInformerFactory.builder(client).reflectorOptions(reflectorOptions()).build();
         factories.add(factory);
         SharedIndexInformer<V1ConfigMap> informer = factory.informer(InformerSpec.of(V1ConfigMap.class)
                 .inNamespace(namespace).withShardSelector(selector));
@@ -305,7 +311,7 @@ abstract class ShardedCachesContract {
 
     private SharedIndexInformer<V1ConfigMap> replica(int replica, Relay relay, Relay leaseRelay) {
         KubernetesClient client = client(relay);
-        SharedInformerFactory factory = SharedInformerFactory.builder(client).build();
+        SharedInformerFactory factory = SharedInformerFactory.builder(client).reflectorOptions(reflectorOptions()).build();
         factories.add(factory);
         SharedIndexInformer<V1ConfigMap> informer = factory.informer(InformerSpec.of(V1ConfigMap.class)
                 .inNamespace(namespace));
