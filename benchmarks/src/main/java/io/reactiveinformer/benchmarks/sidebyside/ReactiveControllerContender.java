@@ -13,6 +13,7 @@ import io.reactiveinformer.informer.SharedIndexInformer;
 import io.reactiveinformer.informer.SharedInformerFactory;
 import io.reactiveinformer.leaderelection.ElectionTimings;
 import io.reactiveinformer.leaderelection.LeaderElector;
+import io.reactiveinformer.watch.ReflectorOptions;
 import java.time.Duration;
 import java.util.Map;
 import reactor.core.Disposable;
@@ -26,6 +27,9 @@ import reactor.core.publisher.Mono;
  */
 public final class ReactiveControllerContender {
 
+    /** LIST then watch, as the other contender (JOSDK's fabric8 informers), on the same kube-apiserver. */
+    private static final ReflectorOptions LIST = ReflectorOptions.defaults().withStreamingList(false);
+
     private ReactiveControllerContender() {
     }
 
@@ -36,7 +40,7 @@ public final class ReactiveControllerContender {
     private static AutoCloseable start(ControllerRun run) {
         KubernetesClient client = KubernetesClient.create(ClientConfig.fromKubeconfig());
         ResourceClient<V1ConfigMap> maps = client.resource(V1ConfigMap.class).inNamespace(run.namespace());
-        SharedInformerFactory factory = SharedInformerFactory.builder(client).build();
+        SharedInformerFactory factory = SharedInformerFactory.builder(client).reflectorOptions(LIST).build();
         SharedIndexInformer<V1ConfigMap> informer = factory.informer(InformerSpec.of(V1ConfigMap.class)
                 .inNamespace(run.namespace()));
         Controller.Builder<V1ConfigMap> builder = Controller.builder(informer).name("bench")

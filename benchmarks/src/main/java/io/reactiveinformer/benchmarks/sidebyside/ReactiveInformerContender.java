@@ -9,6 +9,7 @@ import io.reactiveinformer.informer.Notification;
 import io.reactiveinformer.informer.SharedIndexInformer;
 import io.reactiveinformer.informer.SharedInformerFactory;
 import io.reactiveinformer.informer.SubscriberOptions;
+import io.reactiveinformer.watch.ReflectorOptions;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -27,6 +28,12 @@ import reactor.core.publisher.Mono;
  * shared delivery worker, which a Reactor handler must never do).
  */
 public final class ReactiveInformerContender {
+
+    /**
+     * LIST then watch, as every other contender (client-go with {@code WatchListClient} off): the replay server
+     * serves no streaming list, and would answer one as a plain watch until its timeout.
+     */
+    private static final ReflectorOptions LIST = ReflectorOptions.defaults().withStreamingList(false);
 
     public static void main(String[] args) throws Exception {
         Harness h = new Harness(args);
@@ -63,7 +70,7 @@ public final class ReactiveInformerContender {
         long before = Harness.settledHeapAfterGc();
         PeakHeap peakHeap = PeakHeap.start();
         KubernetesClient client = KubernetesClient.create(config(t));
-        SharedInformerFactory factory = SharedInformerFactory.builder(client).build();
+        SharedInformerFactory factory = SharedInformerFactory.builder(client).reflectorOptions(LIST).build();
         SharedIndexInformer<V1Pod> pods = factory.informer(V1Pod.class);
         // the FIFO keeps a key's newest update while the apply loop is behind: a handler is done once it
         // has seen the stream's last change (see Counters)
@@ -117,7 +124,7 @@ public final class ReactiveInformerContender {
         int count = Harness.latencyCount();
         int expected = t.notificationsIn(count);
         KubernetesClient client = KubernetesClient.create(config(t));
-        SharedInformerFactory factory = SharedInformerFactory.builder(client).build();
+        SharedInformerFactory factory = SharedInformerFactory.builder(client).reflectorOptions(LIST).build();
         SharedIndexInformer<V1Pod> pods = factory.informer(V1Pod.class);
         Counters counters = new Counters(1, t.objects(), expected, t.lastVersion(count));
         Latencies latencies = new Latencies(expected);
@@ -148,7 +155,7 @@ public final class ReactiveInformerContender {
     private static Map<String, Object> isolation(Harness.Target t) throws Exception {
         IsolationRun run = new IsolationRun(t);
         KubernetesClient client = KubernetesClient.create(config(t));
-        SharedInformerFactory factory = SharedInformerFactory.builder(client).build();
+        SharedInformerFactory factory = SharedInformerFactory.builder(client).reflectorOptions(LIST).build();
         SharedIndexInformer<V1Pod> pods = factory.informer(V1Pod.class);
         Counters counters = new Counters(run.handlers(), t.objects(), 0);
         Disposable.Composite subscriptions = Disposables.composite();
@@ -175,7 +182,7 @@ public final class ReactiveInformerContender {
     private static Map<String, Object> storm(Harness.Target t) throws Exception {
         StormRun run = new StormRun(t);
         KubernetesClient client = KubernetesClient.create(config(t));
-        SharedInformerFactory factory = SharedInformerFactory.builder(client).build();
+        SharedInformerFactory factory = SharedInformerFactory.builder(client).reflectorOptions(LIST).build();
         SharedIndexInformer<V1Pod> pods = factory.informer(V1Pod.class);
         Counters counters = new Counters(1, t.objects(), 0);
         Consumer<String> fast = run.fast();
@@ -207,7 +214,7 @@ public final class ReactiveInformerContender {
 
     private static Map<String, Object> threads(Harness.Target t) throws Exception {
         KubernetesClient client = KubernetesClient.create(config(t));
-        SharedInformerFactory factory = SharedInformerFactory.builder(client).build();
+        SharedInformerFactory factory = SharedInformerFactory.builder(client).reflectorOptions(LIST).build();
         Disposable.Composite subscriptions = Disposables.composite();
         int informers = Harness.informers();
         for (int i = 0; i < informers; i++) {
@@ -229,7 +236,7 @@ public final class ReactiveInformerContender {
     private static Map<String, Object> slow(Harness.Target t, boolean unbounded) throws Exception {
         SlowHandlerRun run = new SlowHandlerRun();
         KubernetesClient client = KubernetesClient.create(config(t));
-        SharedInformerFactory factory = SharedInformerFactory.builder(client).build();
+        SharedInformerFactory factory = SharedInformerFactory.builder(client).reflectorOptions(LIST).build();
         SharedIndexInformer<V1Pod> pods = factory.informer(V1Pod.class);
         Counters counters = new Counters(1, t.objects(), 0);
         SubscriberOptions options = unbounded ? SubscriberOptions.defaults().unbounded() : SubscriberOptions.defaults();
