@@ -1,6 +1,5 @@
 package io.reactiveinformer.client;
 
-import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1Status;
 import io.reactiveinformer.api.DecodeException;
 import io.reactiveinformer.api.KubernetesApiException;
@@ -65,8 +64,8 @@ final class ProtobufWatchEventDecoder<T> implements WatchStreamDecoder<T> {
             throw new DecodeException(source + ": unknown watch event type \"" + event.type() + "\"", null);
         }
         T object = type.cast(event.object());
-        if (kind != WatchEvent.Type.BOOKMARK && object instanceof KubernetesObject ko && ko.getMetadata() == null) {
-            throw new DecodeException(source + ": " + event.type() + " object has no metadata", null);
+        if (kind != WatchEvent.Type.BOOKMARK && WatchEventDecoder.unnamed(object)) {
+            throw new DecodeException(source + ": " + event.type() + " object has no metadata.name", null);
         }
         return new WatchEvent<>(kind, object);
     }

@@ -155,8 +155,8 @@ final class WatchEventDecoder<T> implements WatchStreamDecoder<T> {
         } catch (IllegalArgumentException e) {
             throw error("unknown watch event type \"" + eventType + "\"", null, event.offset(), eventLine, -1);
         }
-        if (kind != WatchEvent.Type.BOOKMARK && object instanceof KubernetesObject ko && ko.getMetadata() == null) {
-            throw error(eventType + " object has no metadata", null, event.offset(), eventLine, -1);
+        if (kind != WatchEvent.Type.BOOKMARK && unnamed(object)) {
+            throw error(eventType + " object has no metadata.name", null, event.offset(), eventLine, -1);
         }
         return new WatchEvent<>(kind, object);
     }
@@ -180,6 +180,15 @@ final class WatchEventDecoder<T> implements WatchStreamDecoder<T> {
             }
         }
         return new DecodeException(b.append(')').toString(), cause);
+    }
+
+    /**
+     * Whether {@code object} cannot be keyed: it has no metadata, or no name (a protobuf object always has its
+     * metadata message, empty when the server sent none), which no server sends in a change.
+     */
+    static boolean unnamed(Object object) {
+        return object instanceof KubernetesObject ko
+                && (ko.getMetadata() == null || ko.getMetadata().getName() == null || ko.getMetadata().getName().isEmpty());
     }
 
     /** The Status code, or 410 for an expiry the server reported without a code, else 500. */

@@ -89,6 +89,15 @@ class WatchEventDecoderTest {
     }
 
     @Test
+    void objectWithoutANameIsADecodeError() {
+        // what a protobuf object without metadata decodes to: its metadata message is always there, if empty
+        assertThatThrownBy(() -> decode(line("{\"type\":\"MODIFIED\",\"object\":{\"metadata\":{\"namespace\":\"x\"}}}"),
+                new int[0]))
+                .isInstanceOf(DecodeException.class)
+                .hasMessageContaining("MODIFIED object has no metadata.name");
+    }
+
+    @Test
     void eventWithoutObjectIsADecodeError() {
         assertThatThrownBy(() -> decode(line("{\"type\":\"ADDED\"}"), new int[0]))
                 .isInstanceOf(DecodeException.class)
