@@ -103,9 +103,14 @@ func heapObjects() int64 {
 // startPeakHeap samples heapObjects every 2 ms until the returned stop is called, which answers the highest
 // reading: Go reports no heap size before each collection, as the JVM's GC notifications do.
 func startPeakHeap() (stop func() int64) {
+	return startPeak(heapObjects)
+}
+
+// startPeak samples read every 2 ms until the returned stop is called, which answers the highest reading.
+func startPeak(read func() int64) (stop func() int64) {
 	var peak atomic.Int64
 	record := func() {
-		if v := heapObjects(); v > peak.Load() {
+		if v := read(); v > peak.Load() {
 			peak.Store(v)
 		}
 	}

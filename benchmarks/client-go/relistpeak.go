@@ -89,7 +89,7 @@ func relistRound(t *target, changed float64) [5]float64 {
 	expected := int64(math.Floor(float64(t.objects) * changed))
 	relisted := t.corpus["finalResourceVersion"]
 	stopPeak := startPeakHeap()
-	stopLive := startPeakLiveHeap()
+	stopLive := startPeak(liveHeap)
 	start := time.Now()
 	if strings.TrimSpace(get(fmt.Sprintf("%s/expire?changed=%g", t.server, changed))) != "1" {
 		panic("no watch was waiting to expire")
@@ -107,33 +107,11 @@ func relistRound(t *target, changed float64) [5]float64 {
 		float64(peakLive) / (1 << 20), float64(elapsed.Milliseconds())}
 }
 
-// startPeakLiveHeap samples the live heap the last collection marked every 2 ms until the returned stop is called,
-// which answers the highest reading.
-func startPeakLiveHeap() (stop func() int64) {
-	var peak atomic.Int64
-	done, finished := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(finished)
-		sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-		ticker := time.NewTicker(2 * time.Millisecond)
-		defer ticker.Stop()
-		for {
-			metrics.Read(sample)
-			if v := int64(sample[0].Value.Uint64()); v > peak.Load() {
-				peak.Store(v)
-			}
-			select {
-			case <-done:
-				return
-			case <-ticker.C:
-			}
-		}
-	}()
-	return func() int64 {
-		close(done)
-		<-finished
-		return peak.Load()
-	}
+// liveHeap is the heap the last collection marked live (runtime/metrics: no stop-the-world).
+func liveHeap() int64 {
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(sample)
+	return int64(sample[0].Value.Uint64())
 }
 
 // awaitCondition polls every millisecond for up to 10 minutes.

@@ -13,6 +13,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 
 /**
  * {@code RelistPeak} (benchmarks module) for the JVM peers: the heap a relist takes with the store full. A pod informer
@@ -29,17 +31,14 @@ public final class PeerRelistPeak {
 
     private static final long DEADLINE_NANOS = TimeUnit.MINUTES.toNanos(10);
 
-    /** One contender's informer, started and synced, with one handler counting updates. */
-    private interface Informer extends AutoCloseable {
-
-        int size();
-
-        String lastSyncResourceVersion();
-
-        long updates();
+    /** One contender's informer, started, with one handler counting its updates in {@code updates}. */
+    private record Informer(IntSupplier size, Supplier<String> lastSyncResourceVersion, AtomicLong updates,
+                            Runnable stop) implements AutoCloseable {
 
         @Override
-        void close();
+        public void close() {
+            stop.run();
+        }
     }
 
     private PeerRelistPeak() {
@@ -60,20 +59,20 @@ public final class PeerRelistPeak {
             case "official-java" -> official(server);
             default -> throw new IllegalArgumentException("contender: fabric8 or official-java, not " + contender);
         }) {
-            await("cache holds " + n, () -> pods.size() == n);
+            await("cache holds " + n, () -> pods.size().getAsInt() == n);
             long retained = Harness.settledHeapAfterGc() - baseline;
-            long updatesBefore = pods.updates();
+            long updatesBefore = pods.updates().get();
             long expected = (long) Math.floor(n * changed);
             String relisted = RelistPeakRounds.relistResourceVersion(target);
             PeakHeap peak = PeakHeap.start();
             long start = System.nanoTime();
             RelistPeakRounds.expire(target, changed);
-            await("relisted at " + relisted, () -> relisted.equals(pods.lastSyncResourceVersion())
-                    && pods.updates() - updatesBefore >= expected);
+            await("relisted at " + relisted, () -> relisted.equals(pods.lastSyncResourceVersion().get())
+                    && pods.updates().get() - updatesBefore >= expected);
             long relistNanos = System.nanoTime() - start;
             long peakUsed = peak.stop() - baseline;
             long peakAfterGc = peak.peakAfterGc() - baseline;
-            int objects = pods.size();
+            int objects = pods.size().getAsInt();
             target.dropWatches();
             return new long[] {objects, retained, peakUsed, peakAfterGc, relistNanos};
         }
@@ -102,28 +101,10 @@ public final class PeerRelistPeak {
             }
         });
         informer.start();
-        return new Informer() {
-            @Override
-            public int size() {
-                return informer.getIndexer().list().size();
-            }
-
-            @Override
-            public String lastSyncResourceVersion() {
-                return informer.lastSyncResourceVersion();
-            }
-
-            @Override
-            public long updates() {
-                return updates.get();
-            }
-
-            @Override
-            public void close() {
-                informer.close();
-                client.close();
-            }
-        };
+        return new Informer(() -> informer.getIndexer().list().size(), informer::lastSyncResourceVersion, updates, () -> {
+            informer.close();
+            client.close();
+        });
     }
 
     private static Informer official(String server) {
@@ -148,29 +129,11 @@ public final class PeerRelistPeak {
             }
         });
         factory.startAllRegisteredInformers();
-        return new Informer() {
-            @Override
-            public int size() {
-                return informer.getIndexer().list().size();
-            }
-
-            @Override
-            public String lastSyncResourceVersion() {
-                return informer.lastSyncResourceVersion();
-            }
-
-            @Override
-            public long updates() {
-                return updates.get();
-            }
-
-            @Override
-            public void close() {
-                factory.stopAllRegisteredInformers();
-                api.getHttpClient().dispatcher().executorService().shutdown();
-                api.getHttpClient().connectionPool().evictAll();
-            }
-        };
+        return new Informer(() -> informer.getIndexer().list().size(), informer::lastSyncResourceVersion, updates, () -> {
+            factory.stopAllRegisteredInformers();
+            api.getHttpClient().dispatcher().executorService().shutdown();
+            api.getHttpClient().connectionPool().evictAll();
+        });
     }
 
     /** Polls {@code condition} every millisecond, as the official client's own waitForCacheSync polls. */
