@@ -85,13 +85,16 @@ class StarterDefaultsTest {
         });
     }
 
-    /** Refuses every list and watch from the start, until the test clears it. */
+    /**
+     * Refuses every list and watch from the start, until the test clears it: watches too, as an informer's
+     * first sync is a streaming list (a watch) by default.
+     */
     @Configuration(proxyBeanMethods = false)
     static class RefusingServer {
 
         @Bean
         FaultPlan refusing(SimulatedApiServer server) {
-            return server.faults().always(RequestInfo.reads(), Fault.internalError());
+            return server.faults().always(RequestInfo.method("GET"), Fault.internalError());
         }
     }
 
@@ -101,7 +104,7 @@ class StarterDefaultsTest {
                 .run(context -> {
                     acceptTraffic(context);
                     HealthEndpoint health = context.getBean(HealthEndpoint.class);
-                    assertThat(health.healthForPath("readiness").getStatus()).as("lists refused: not synced")
+                    assertThat(health.healthForPath("readiness").getStatus()).as("lists and watches refused: not synced")
                             .isEqualTo(Status.OUT_OF_SERVICE);
 
                     context.getBean(FaultPlan.class).clear();
