@@ -13,6 +13,7 @@ module io.reactiveinformer {
     requires reactor.netty.core;
     requires io.netty.buffer;
     requires io.netty.codec.http;
+    requires io.netty.codec.http2;
     requires io.netty.handler;
     requires io.netty.transport;
     requires io.netty.common;

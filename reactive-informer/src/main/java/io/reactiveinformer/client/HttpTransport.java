@@ -115,7 +115,8 @@ final class HttpTransport {
                         .set(HttpHeaderNames.USER_AGENT, "reactive-informer/0.1"));
         if ("https".equals(server.getScheme())) {
             SslContext tls = tlsContext();
-            client = client.protocol(HttpProtocol.H2, HttpProtocol.HTTP11).secure(spec -> spec.sslContext(tls));
+            client = Http2Windows.grant(client.protocol(HttpProtocol.H2, HttpProtocol.HTTP11)
+                    .secure(spec -> spec.sslContext(tls)));
         }
         if (loops != null) {
             client = client.runOn(loops);
