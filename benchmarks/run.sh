@@ -10,8 +10,9 @@
 # Phases, in the order they start: slow handler (heap growth over SLOW_SECONDS, all contenders at once,
 # in the background at a rate that costs a few % of one core: its CPU time is reported), threads with
 # INFORMERS informers (a count, not a timing: it runs beside the slow phase), matrix (time to synced,
-# events/s up to WATCH_MAX_N, heap per object, threads, and FANOUT_SUBSCRIBERS handlers at FANOUT_N; one
-# process per contender and run measures every N up to WATCH_MAX_N, one more per larger N), latency
+# events/s up to WATCH_MAX_N, CPU and allocation per watch event and per listed object, heap per object,
+# threads, and FANOUT_SUBSCRIBERS handlers at FANOUT_N; one process per contender and run measures every N
+# up to WATCH_MAX_N, one more per larger N), latency
 # (server write to handler at each of LAT_RATES events/s, once the slow phase has ended), isolation (lag of 8 fast
 # handlers beside a CPU-bound and a blocking one at ISO_RATE changes/s, ISO_RUNS runs), workqueue (items/s and
 # bytes allocated per item of the work queue and the official client's, JMH WorkQueueThroughputBenchmark with

@@ -16,6 +16,13 @@ MEASURES = [
     ("list_objects_per_s", "List throughput: objects/s from start to synced (higher is better)", True),
     ("listed_to_handlers_ms", "Listed objects through every handler (ms, lower is better)", False),
     ("events_per_s", "Watch events/s through the cache to the handlers (higher is better)", True),
+    ("watch_cpu_us_per_event", "CPU per watch event (µs of process CPU, all threads; lower is better)", False),
+    ("watch_alloc_bytes_per_event", "Allocation per watch event (bytes allocated by the process; lower is better)",
+     False),
+    ("sync_cpu_us_per_object", "CPU per listed object during the sync (µs of process CPU, all threads; lower is "
+                               "better)", False),
+    ("sync_alloc_bytes_per_object", "Allocation per listed object during the sync (bytes allocated by the "
+                                    "process; lower is better)", False),
     ("heap_growth_per_object", "Retained heap per cached object after GC (bytes, lower is better)", False),
     ("sync_peak_heap_mb", "Peak used heap during the initial sync (MB, lower is better)", False),
     ("threads", "Threads alive with one informer (lower is better)", False),
@@ -29,6 +36,21 @@ NOTES = {
     "events_per_s": "The watch stream is played at full speed for N up to `WATCH_MAX_N` only (above it the corpus "
                     "is listed, not watched): at large N this measure would repeat the small-N one at the cost of "
                     "minutes.",
+    "watch_cpu_us_per_event": "The process's CPU time (user and system, every thread, GC and JIT included) from the "
+                              "release of the full-speed watch stream (the `events_per_s` window) until every handler "
+                              "had seen its last change, divided by the stream's notifications. The machine's other "
+                              "processes (the replay server) are not counted. JVM: `getProcessCpuTime`, in 10 ms "
+                              "clock ticks; Go: `getrusage(RUSAGE_SELF)`.",
+    "watch_alloc_bytes_per_event": "Heap bytes the process allocated over the same window, divided by the stream's "
+                                   "notifications: garbage made per event, live or not. JVM: "
+                                   "`getThreadAllocatedBytes` summed over the live threads at both ends, which misses "
+                                   "a thread that ended within the window (`watch_threads_ended` in `raw.csv` counts "
+                                   "them); Go: `/gc/heap/allocs:bytes` (the count `MemStats.TotalAlloc` reports).",
+    "sync_cpu_us_per_object": "As CPU per watch event, over the sync: from the informer's start until every handler "
+                              "had seen the N listed objects (the `listed_to_handlers_ms` window), divided by N. "
+                              "It includes the client's start (connection, first requests): small N reads higher.",
+    "sync_alloc_bytes_per_object": "As allocation per watch event, over the sync window above, divided by N "
+                                   "(`sync_threads_ended` in `raw.csv`).",
     "heap_growth_per_object": "Used heap after full GC once synced minus before the client was created, divided by N "
                               "(JVM: used heap after two `System.gc()`; Go: `HeapInuse` after `runtime.GC()`). The "
                               "client's fixed cost (connection pools, buffers, classes' static state) is spread over N, "
@@ -45,6 +67,10 @@ PROTOBUF = "-protobuf"
 ENCODING_MEASURES = [
     ("synced_ms", "time to synced (ms)"),
     ("events_per_s", "watch events/s"),
+    ("watch_cpu_us_per_event", "CPU per watch event (µs)"),
+    ("watch_alloc_bytes_per_event", "allocation per watch event (B)"),
+    ("sync_cpu_us_per_object", "CPU per listed object (µs)"),
+    ("sync_alloc_bytes_per_object", "allocation per listed object (B)"),
     ("heap_growth_per_object", "retained heap per object (B)"),
     ("sync_peak_heap_mb", "peak heap during the sync (MB)"),
 ]

@@ -48,6 +48,7 @@ public final class CeilingContender {
             long before = Harness.settledHeapAfterGc();
             PeakHeap peakHeap = PeakHeap.start();
             Map<String, V1Pod> store = new HashMap<>();
+            ProcessCost syncCost = ProcessCost.start();
             long start = System.nanoTime();
             try (InputStream in = http.send(HttpRequest.newBuilder(t.server().resolve("/api/v1/pods")).build(),
                     HttpResponse.BodyHandlers.ofInputStream()).body()) {
@@ -57,22 +58,24 @@ public final class CeilingContender {
                 }
             }
             long synced = System.nanoTime() - start;
+            Map<String, Object> syncPer = syncCost.per("sync", "object", t.objects());
             long peak = peakHeap.stop();
             long withCache = Harness.usedHeapAfterGc();
             int threads = Harness.liveThreads();
             Map<String, Object> m = new LinkedHashMap<>();
             if (expected > 0) {
-                long watched = watch(http, eventReader, t, rv, latency, count, expected, store, latencies);
+                Map<String, Object> watched = watch(http, eventReader, t, rv, latency, count, expected, store, latencies);
                 if (latency) {
                     m = latencies.summary(t, Harness.LATENCY_DISCARD_MICROS);
                     m.put("lat_rate", Harness.latencyRate());
                     h.report("ceiling", round, m);
                     continue;
                 }
-                m.put("events_per_s", Math.round(expected / (watched / 1e9)));
+                m.putAll(watched);
             }
             m.put("synced_ms", synced / 1e6);
             m.put("listed_to_handlers_ms", synced / 1e6);
+            m.putAll(syncPer);
             m.put("cached", store.size());
             m.put("threads", threads);
             m.put("heap_growth_per_object", (withCache - before) / t.objects());
@@ -85,13 +88,17 @@ public final class CeilingContender {
         System.exit(0);
     }
 
-    /** Plays the watch stream into {@code store} until {@code expected} notifications; answers the nanoseconds it took. */
-    private static long watch(HttpClient http, ObjectReader eventReader, Harness.Target t, String rv, boolean latency,
+    /**
+     * Plays the watch stream into {@code store} until {@code expected} notifications; answers its events/s and
+     * what the process spent per event (from the stream's release, the watch already open).
+     */
+    private static Map<String, Object> watch(HttpClient http, ObjectReader eventReader, Harness.Target t, String rv, boolean latency,
             int count, int expected, Map<String, V1Pod> store, Latencies latencies) throws Exception {
         CompletableFuture<HttpResponse<InputStream>> watch = http.sendAsync(HttpRequest.newBuilder(
                 t.server().resolve("/api/v1/pods?watch=true&allowWatchBookmarks=true&resourceVersion=" + rv)).build(),
                 HttpResponse.BodyHandlers.ofInputStream());
         InputStream body = watch.join().body();
+        ProcessCost watchCost = ProcessCost.start();
         long watchStart = System.nanoTime();
         t.go(latency ? Harness.latencyRate() : 0, count);
         int seen = 0;
@@ -114,7 +121,11 @@ public final class CeilingContender {
         if (seen < expected) {
             throw new IllegalStateException("watch ended after " + seen + " notifications");
         }
-        return System.nanoTime() - watchStart;
+        long watched = System.nanoTime() - watchStart;
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("events_per_s", Math.round(expected / (watched / 1e9)));
+        m.putAll(watchCost.per("watch", "event", expected));
+        return m;
     }
 
     private static String key(V1Pod pod) {

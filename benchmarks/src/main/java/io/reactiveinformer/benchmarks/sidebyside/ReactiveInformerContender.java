@@ -82,6 +82,7 @@ public final class ReactiveInformerContender {
             subscriptions.add(pods.notifications(SubscriberOptions.defaults().unbounded().withName("handler-" + s))
                     .subscribe(n -> counters.count(handler, object(n).getMetadata().getResourceVersion())));
         }
+        ProcessCost syncCost = ProcessCost.start();
         long start = System.nanoTime();
         factory.start();
         if (!factory.waitForCacheSync().thenReturn(true).timeout(Harness.syncDeadline())
@@ -94,17 +95,21 @@ public final class ReactiveInformerContender {
         }
         counters.awaitListed();
         long delivered = System.nanoTime() - start;
+        Map<String, Object> syncPer = syncCost.per("sync", "object", t.objects());
         long peak = peakHeap.stop();
         long withCache = Harness.usedHeapAfterGc();
         int threads = Harness.liveThreads();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("synced_ms", synced / 1e6);
         m.put("listed_to_handlers_ms", delivered / 1e6);
+        m.putAll(syncPer);
         if (round.watch()) {
+            ProcessCost watchCost = ProcessCost.start();
             long watchStart = System.nanoTime();
             t.go(0, Integer.MAX_VALUE);
             counters.awaitAll();
             m.put("events_per_s", Math.round(t.notifications() / ((System.nanoTime() - watchStart) / 1e9)));
+            m.putAll(watchCost.per("watch", "event", t.notifications()));
             // how many of the stream's notifications the first handler was called with
             m.put("notified", counters.seen(0) - t.objects());
         }

@@ -226,7 +226,7 @@ public final class Harness {
 
     /** CPU seconds this process has used so far (all its threads, GC included). */
     public static double cpuSeconds() {
-        return ProcessHandle.current().info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(-1.0);
+        return ProcessCost.cpuNanos() / 1e9;
     }
 
     /** {@code LAT_RATE}: events/s of the latency stream. */

@@ -77,6 +77,7 @@ public final class Fabric8Contender {
             int handler = s;
             pods.addEventHandler(handler(p -> counters.count(handler)));
         }
+        ProcessCost syncCost = ProcessCost.start();
         long start = System.nanoTime();
         try {
             pods.start().toCompletableFuture().get(Harness.syncDeadline().toMillis(), TimeUnit.MILLISECONDS);
@@ -89,17 +90,21 @@ public final class Fabric8Contender {
         }
         counters.awaitListed();
         long delivered = System.nanoTime() - start;
+        Map<String, Object> syncPer = syncCost.per("sync", "object", t.objects());
         long peak = peakHeap.stop();
         long withCache = Harness.usedHeapAfterGc();
         int threads = Harness.liveThreads();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("synced_ms", synced / 1e6);
         m.put("listed_to_handlers_ms", delivered / 1e6);
+        m.putAll(syncPer);
         if (round.watch()) {
+            ProcessCost watchCost = ProcessCost.start();
             long watchStart = System.nanoTime();
             t.go(0, Integer.MAX_VALUE);
             counters.awaitAll();
             m.put("events_per_s", Math.round(t.notifications() / ((System.nanoTime() - watchStart) / 1e9)));
+            m.putAll(watchCost.per("watch", "event", t.notifications()));
         }
         m.put("threads", threads);
         m.put("heap_growth_per_object", (withCache - before) / t.objects());
