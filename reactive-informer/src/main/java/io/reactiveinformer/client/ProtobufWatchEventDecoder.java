@@ -34,10 +34,8 @@ final class ProtobufWatchEventDecoder<T> implements WatchStreamDecoder<T> {
 
     @Override
     public void feed(ByteBuffer bytes, Consumer<? super WatchEvent<T>> sink) {
-        byte[] chunk = new byte[bytes.remaining()];
-        bytes.get(chunk);
         try {
-            frames.feed(chunk, event -> sink.accept(event(event)));
+            frames.feed(bytes, event -> sink.accept(event(event)));
         } catch (DecodeException malformed) {
             throw framed(malformed);
         }

@@ -3,7 +3,7 @@ package io.reactiveinformer.codec;
 import com.google.protobuf.CodedInputStream;
 import io.reactiveinformer.api.DecodeException;
 import java.io.IOException;
-import java.util.Arrays;
+import java.nio.ByteBuffer;
 import java.util.function.Consumer;
 
 /**
@@ -34,49 +34,72 @@ public final class ProtobufWatchFrames {
 
     private final ProtobufCodec codec;
     private final Class<?> type;
-    /** The bytes of an incomplete frame (its length prefix included) carried to the next chunk. */
-    private byte[] pending = new byte[0];
-    /** Offset in the stream of {@code pending[0]}. */
-    private long pendingOffset;
+    /**
+     * The stream's bytes not decoded yet, {@code [start, end)}: the chunks are copied in and the frames decoded
+     * in place, so a frame that spans chunks costs one copy of its bytes, not one per chunk (the decoded objects
+     * keep no reference to it: their strings and byte fields are copies). Reused from chunk to chunk; dropped
+     * once empty if a large frame grew it past {@value #KEPT}, so an idle watch holds little.
+     */
+    private byte[] buffer = EMPTY;
+    private int start;
+    private int end;
+    /** Offset in the stream of {@code buffer[start]}. */
+    private long offset;
     private long frames;
+
+    private static final byte[] EMPTY = new byte[0];
+    private static final int KEPT = 64 << 10;
 
     ProtobufWatchFrames(ProtobufCodec codec, Class<?> type) {
         this.codec = codec;
         this.type = type;
     }
 
-    /** Hands every event {@code chunk} completes to {@code sink}, in order, before returning. */
-    public void feed(byte[] chunk, Consumer<Event> sink) {
-        byte[] bytes;
-        if (pending.length == 0) {
-            bytes = chunk;
-        } else {
-            bytes = Arrays.copyOf(pending, pending.length + chunk.length);
-            System.arraycopy(chunk, 0, bytes, pending.length, chunk.length);
-        }
-        int at = 0;
-        while (bytes.length - at >= 4) {
-            long length = ((bytes[at] & 0xffL) << 24) | ((bytes[at + 1] & 0xff) << 16) | ((bytes[at + 2] & 0xff) << 8)
-                    | (bytes[at + 3] & 0xff);
+    /** Hands every event {@code chunk} completes to {@code sink}, in order, before returning; reads all of it. */
+    public void feed(ByteBuffer chunk, Consumer<Event> sink) {
+        append(chunk);
+        while (end - start >= 4) {
+            long length = ((buffer[start] & 0xffL) << 24) | ((buffer[start + 1] & 0xff) << 16)
+                    | ((buffer[start + 2] & 0xff) << 8) | (buffer[start + 3] & 0xff);
             if (length > MAX_FRAME) {
-                throw error("a frame length of " + length + " bytes", pendingOffset + at, null);
+                throw error("a frame length of " + length + " bytes", offset, null);
             }
-            if (bytes.length - at - 4 < length) {
+            if (end - start - 4 < length) {
                 break;
             }
-            sink.accept(event(bytes, at + 4, (int) length, pendingOffset + at));
+            Event event = event(buffer, start + 4, (int) length, offset);
             frames++;
-            at += 4 + (int) length;
+            start += 4 + (int) length;
+            offset += 4 + length;
+            sink.accept(event);
         }
-        pending = Arrays.copyOfRange(bytes, at, bytes.length);
-        pendingOffset += at;
+        if (start == end) {
+            start = end = 0;
+            if (buffer.length > KEPT) {
+                buffer = EMPTY;
+            }
+        }
+    }
+
+    private void append(ByteBuffer chunk) {
+        int size = chunk.remaining();
+        if (buffer.length - end < size) {
+            int live = end - start;
+            byte[] into = live + size <= buffer.length ? buffer : new byte[Math.max(live + size, 2 * buffer.length)];
+            System.arraycopy(buffer, start, into, 0, live);
+            buffer = into;
+            start = 0;
+            end = live;
+        }
+        chunk.get(buffer, end, size);
+        end += size;
     }
 
     /** The stream has ended: it must not end inside a frame. */
     public void end() {
-        if (pending.length > 0) {
-            throw error("the stream ends inside a frame (" + pending.length + " bytes of it)",
-                    pendingOffset + pending.length, null);
+        if (end > start) {
+            throw error("the stream ends inside a frame (" + (end - start) + " bytes of it)", offset + end - start,
+                    null);
         }
     }
 

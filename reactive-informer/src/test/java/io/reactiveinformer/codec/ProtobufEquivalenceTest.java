@@ -15,9 +15,9 @@ import io.kubernetes.client.openapi.models.V1PodList;
 import io.kubernetes.client.openapi.models.V1ReplicaSet;
 import io.kubernetes.client.openapi.models.V1Secret;
 import io.kubernetes.client.openapi.models.V1Service;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -92,7 +92,7 @@ class ProtobufEquivalenceTest {
         ProtobufWatchFrames frames = new ProtobufWatchFrames(protobuf, V1ConfigMap.class);
         byte[] stream = Fixtures.bytes("protobuf/configmap-watch.pb");
         for (int at = 0; at < stream.length; at += chunkSize) {
-            frames.feed(Arrays.copyOfRange(stream, at, Math.min(stream.length, at + chunkSize)), events::add);
+            frames.feed(ByteBuffer.wrap(stream, at, Math.min(stream.length - at, chunkSize)), events::add);
         }
         frames.end();
 

@@ -7,6 +7,7 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1Status;
 import io.reactiveinformer.api.DecodeException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -69,7 +70,7 @@ class ProtobufMalformedInputTest {
     void aStreamEndingInsideAFrameNamesTheFrameAndOffset() {
         ProtobufWatchFrames frames = new ProtobufWatchFrames(protobuf, V1ConfigMap.class);
         List<ProtobufWatchFrames.Event> events = new ArrayList<>();
-        frames.feed(Arrays.copyOf(WATCH, WATCH.length - 1), events::add);
+        frames.feed(ByteBuffer.wrap(WATCH, 0, WATCH.length - 1), events::add);
 
         assertThat(events).isEmpty();
         assertThatThrownBy(frames::end)
@@ -83,7 +84,7 @@ class ProtobufMalformedInputTest {
         byte[] stream = WATCH.clone();
         stream[0] = 0x7f;
 
-        assertThatThrownBy(() -> new ProtobufWatchFrames(protobuf, V1ConfigMap.class).feed(stream, e -> { }))
+        assertThatThrownBy(() -> new ProtobufWatchFrames(protobuf, V1ConfigMap.class).feed(ByteBuffer.wrap(stream), e -> { }))
                 .isInstanceOf(DecodeException.class)
                 .hasMessageContaining("a frame length of")
                 .hasMessageContaining("frame 0, at byte 0 of the stream");
@@ -97,7 +98,7 @@ class ProtobufMalformedInputTest {
         twoFrames[WATCH.length + 3] -= 20; // the second frame's length: its event is cut short
         List<ProtobufWatchFrames.Event> events = new ArrayList<>();
 
-        assertThatThrownBy(() -> new ProtobufWatchFrames(protobuf, V1ConfigMap.class).feed(twoFrames, events::add))
+        assertThatThrownBy(() -> new ProtobufWatchFrames(protobuf, V1ConfigMap.class).feed(ByteBuffer.wrap(twoFrames), events::add))
                 .isInstanceOf(DecodeException.class)
                 .hasMessageContaining("frame 1, at byte ");
         assertThat(events).hasSize(1);
@@ -126,7 +127,7 @@ class ProtobufMalformedInputTest {
         garbled[at] = value;
         ProtobufWatchFrames frames = new ProtobufWatchFrames(protobuf, V1ConfigMap.class);
         try {
-            frames.feed(garbled, e -> { });
+            frames.feed(ByteBuffer.wrap(garbled), e -> { });
             frames.end();
         } catch (DecodeException expected) {
             assertThat(expected).hasMessageContaining("of the stream)");
