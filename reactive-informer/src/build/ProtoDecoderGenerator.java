@@ -351,8 +351,43 @@ public final class ProtoDecoderGenerator {
         out.append("\n    static ").append(type).append(" read").append(message.name())
                 .append("(ProtoInput in, int outerLimit) throws java.io.IOException {\n");
         out.append("        ").append(type).append(" m = new ").append(type).append("();\n");
+        nullsOfAbsentLists(message, model, out);
         fields(message, model, out, unmapped);
         out.append("        in.end(outerLimit);\n        return m;\n    }\n");
+    }
+
+    /**
+     * Sets to null the lists and maps of {@code m} that the JSON encoding always writes ({@code json} tag without
+     * omitempty or omitzero), including those of the messages inlined in it. The models start them empty, but
+     * the protobuf encoding writes no entry for an empty one, and the Go object kube-apiserver decodes from the
+     * protobuf it stores has nil there, which its JSON says as {@code null}: the JSON decode of that object has
+     * null. A list's {@code items} stays empty: the server never serves a list with nil items.
+     */
+    private void nullsOfAbsentLists(Message message, Class<?> model, StringBuilder out) {
+        Map<String, GoField> go = goFields.getOrDefault(message.fqn(), Map.of());
+        for (ProtoField field : message.fields()) {
+            GoField goField = go.get(field.name());
+            if (goField == null) {
+                continue;
+            }
+            if (goField.inline() && messages.containsKey(field.type())) {
+                nullsOfAbsentLists(messages.get(field.type()), model, out);
+                continue;
+            }
+            boolean written = !goField.omitEmpty() && !goField.omitZero();
+            boolean items = message.name().endsWith("List") && goField.jsonName().equals("items");
+            Field property = property(model, goField.jsonName());
+            // a repeated field, a map, or a message wrapping a repeated field (metav1's Verbs, nullable: present
+            // when empty, so the read sets the empty list)
+            if (!written || items || property == null
+                    || property.getType() != List.class && property.getType() != Map.class) {
+                continue;
+            }
+            String setter = "set" + capitalize(property.getName().replaceFirst("^_", ""));
+            if (has(model, setter, property.getType())) {
+                out.append("        m.").append(setter).append("(null);\n");
+            }
+        }
     }
 
     /**

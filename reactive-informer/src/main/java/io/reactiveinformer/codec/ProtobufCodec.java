@@ -11,8 +11,10 @@ import tools.jackson.databind.ObjectReader;
  * straight into the official models, with the decoders generated at build time from the vendored
  * {@code .proto} files ({@code ProtoDecoders} and the {@code Proto*} classes it names; see
  * {@code src/build/ProtoDecoderGenerator.java}). The result equals what {@link KubernetesJson} decodes from
- * the JSON of the same object: the same zero values left out, the same timestamp precision, {@code fieldsV1}
- * kept as its JSON bytes, strings made canonical in a table of its own ({@link StringValues}).
+ * the JSON of the same object: the same zero values left out, null for a list or map that JSON always writes
+ * and the wire has none of (kube-apiserver's JSON says {@code null} for it), the same timestamp precision,
+ * {@code fieldsV1} kept as its JSON bytes, strings made canonical in a table of its own ({@link StringValues}).
+ * {@code ProtobufJsonEquivalenceTest} holds this over objects of every covered kind made by Kubernetes' Go code.
  *
  * <p>The client reaches it through {@link KubernetesProtobuf}.
  *
