@@ -5,7 +5,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import io.kubernetes.client.custom.IntOrString;
 import io.kubernetes.client.custom.Quantity;
 import java.io.IOException;
-import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -178,7 +178,8 @@ final class ProtoInput {
         }
         end(limit);
         long fraction = micros ? nanos - nanos % 1000 : 0;
-        return OffsetDateTime.ofInstant(Instant.ofEpochSecond(seconds, fraction), ZoneOffset.UTC);
+        // not ofInstant: on Java 17 it asks the offset for its rules, a new ZoneRules per timestamp
+        return OffsetDateTime.of(LocalDateTime.ofEpochSecond(seconds, (int) fraction, ZoneOffset.UTC), ZoneOffset.UTC);
     }
 
     Quantity quantity() throws IOException {
