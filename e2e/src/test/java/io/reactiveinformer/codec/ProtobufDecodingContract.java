@@ -152,7 +152,7 @@ abstract class ProtobufDecodingContract {
                 byte[] frame = new byte[4 + in.readInt()];
                 ByteBuffer.wrap(frame).putInt(frame.length - 4);
                 in.readFully(frame, 4, frame.length - 4);
-                frames.feed(frame, events::add);
+                frames.feed(ByteBuffer.wrap(frame), events::add);
             }
             frames.end();
         }
