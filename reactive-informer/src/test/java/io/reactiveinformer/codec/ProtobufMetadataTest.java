@@ -35,7 +35,7 @@ class ProtobufMetadataTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"metadata-pod-watch", "metadata-gadget-watch", "metadata-pod-stream", "metadata-gadget-stream"})
+    @ValueSource(strings = {"metadata-pod-watch", "metadata-gadget-watch", "metadata-pod-watchlist", "metadata-gadget-watchlist"})
     void aWatchGivesTheEventsOfItsJson(String name) {
         List<ProtobufWatchFrames.Event> events = new ArrayList<>();
         ProtobufWatchFrames frames = new ProtobufWatchFrames(protobuf, PartialObjectMetadata.class);
@@ -64,7 +64,7 @@ class ProtobufMetadataTest {
     void aStreamingListEndsInTheBookmarkOfItsInitialEvents() {
         List<ProtobufWatchFrames.Event> events = new ArrayList<>();
         ProtobufWatchFrames frames = new ProtobufWatchFrames(protobuf, PartialObjectMetadata.class);
-        frames.feed(Fixtures.bytes("protobuf/metadata-gadget-stream.pb"), events::add);
+        frames.feed(Fixtures.bytes("protobuf/metadata-gadget-watchlist.pb"), events::add);
         frames.end();
 
         ProtobufWatchFrames.Event bookmark = events.get(events.size() - 1);
