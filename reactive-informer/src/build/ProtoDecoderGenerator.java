@@ -320,23 +320,13 @@ public final class ProtoDecoderGenerator {
         for (Map.Entry<String, Class<?>> entry : models.entrySet()) {
             Class<?> model = entry.getValue();
             if (hasTypeMeta(model)) {
-                Message message = messages.get(entry.getKey());
                 topLevel++;
-                registry.append("            case \"").append(model.getName()).append("\" -> new ProtoType<")
-                        .append(model.getName()).append(">(\"").append(message.name()).append("\", ")
-                        .append(className(message.pkg())).append("::read").append(message.name())
-                        .append(", (o, apiVersion, kind) -> {\n                o.setApiVersion(apiVersion);\n")
-                        .append("                o.setKind(kind);\n            });\n");
+                register(registry, model.getName(), messages.get(entry.getKey()));
             }
         }
         for (Map.Entry<String, String> own : OWN_MODELS.entrySet()) {
-            Message message = messages.get(own.getKey());
             topLevel++;
-            registry.append("            case \"").append(own.getValue()).append("\" -> new ProtoType<")
-                    .append(own.getValue()).append(">(\"").append(message.name()).append("\", ")
-                    .append(className(message.pkg())).append("::read").append(message.name())
-                    .append(", (o, apiVersion, kind) -> {\n                o.setApiVersion(apiVersion);\n")
-                    .append("                o.setKind(kind);\n            });\n");
+            register(registry, own.getValue(), messages.get(own.getKey()));
         }
         Map<String, String> sources = new TreeMap<>();
         for (Map.Entry<String, StringBuilder> c : classes.entrySet()) {
@@ -357,6 +347,14 @@ public final class ProtoDecoderGenerator {
                 + " without one; " + mappedFields + " fields mapped, " + skippedFields + " skipped");
         report.addAll(unmapped);
         return sources;
+    }
+
+    /** The {@code ProtoDecoders.type} case of a top-level kind or list, read into {@code type}. */
+    private static void register(StringBuilder registry, String type, Message message) {
+        registry.append("            case \"").append(type).append("\" -> new ProtoType<").append(type).append(">(\"")
+                .append(message.name()).append("\", ").append(className(message.pkg())).append("::read")
+                .append(message.name()).append(", (o, apiVersion, kind) -> {\n                o.setApiVersion(apiVersion);\n")
+                .append("                o.setKind(kind);\n            });\n");
     }
 
     private static boolean hasTypeMeta(Class<?> model) {
