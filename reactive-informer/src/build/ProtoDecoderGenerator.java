@@ -28,7 +28,8 @@ import java.util.regex.Pattern;
  * version and kind ({@code k8s.io.api.apps.v1.Deployment} to {@code V1Deployment}; {@code CoreV1Event} where
  * the models prefix the group), each field to the model property whose {@code @SerializedName} is the field's
  * JSON name, read through the model's setter, {@code add*Item} or {@code put*Item}: plain calls, no reflection
- * at run time.
+ * at run time. A message the models have no class for may be mapped to a class of this module
+ * ({@link #OWN_MODELS}).
  *
  * <p>Output: one package-private class {@code Proto<Group><Version>} per proto package in
  * {@code io.reactiveinformer.codec}, a {@code read<Message>(ProtoInput, int outerLimit)} method per mapped
@@ -55,6 +56,14 @@ public final class ProtoDecoderGenerator {
 
     record Special(String javaType, String read) {
     }
+
+    /**
+     * Messages the official models have no class for, mapped to a class of this module. It is compiled after
+     * this generator runs, so it cannot be introspected: its fields are taken to be message fields of the
+     * mapped models, set through a bean setter named after the field's JSON name; the compiler checks those.
+     */
+    static final Map<String, String> OWN_MODELS = Map.of(
+            "k8s.io.apimachinery.pkg.apis.meta.v1.PartialObjectMetadata", "io.reactiveinformer.api.PartialObjectMetadata");
 
     record ProtoField(String label, String type, String valueType, String name, int number) {
         boolean repeated() {
@@ -289,6 +298,11 @@ public final class ProtoDecoderGenerator {
         List<String> unmapped = new ArrayList<>();
         for (Message message : messages.values()) {
             Class<?> model = models.get(message.fqn());
+            if (OWN_MODELS.containsKey(message.fqn())) {
+                StringBuilder out = classes.computeIfAbsent(className(message.pkg()), k -> new StringBuilder());
+                ownMethod(message, OWN_MODELS.get(message.fqn()), out, unmapped);
+                continue;
+            }
             if (model == null) {
                 if (!SPECIALS.containsKey(message.fqn())) {
                     unmappedMessages++;
@@ -306,14 +320,13 @@ public final class ProtoDecoderGenerator {
         for (Map.Entry<String, Class<?>> entry : models.entrySet()) {
             Class<?> model = entry.getValue();
             if (hasTypeMeta(model)) {
-                Message message = messages.get(entry.getKey());
                 topLevel++;
-                registry.append("            case \"").append(model.getName()).append("\" -> new ProtoType<")
-                        .append(model.getName()).append(">(\"").append(message.name()).append("\", ")
-                        .append(className(message.pkg())).append("::read").append(message.name())
-                        .append(", (o, apiVersion, kind) -> {\n                o.setApiVersion(apiVersion);\n")
-                        .append("                o.setKind(kind);\n            });\n");
+                register(registry, model.getName(), messages.get(entry.getKey()));
             }
+        }
+        for (Map.Entry<String, String> own : OWN_MODELS.entrySet()) {
+            topLevel++;
+            register(registry, own.getValue(), messages.get(own.getKey()));
         }
         Map<String, String> sources = new TreeMap<>();
         for (Map.Entry<String, StringBuilder> c : classes.entrySet()) {
@@ -328,12 +341,20 @@ public final class ProtoDecoderGenerator {
                 + "    /** How to decode {@code type} from protobuf, null if no generated decoder covers it. */\n"
                 + "    static ProtoType<?> type(Class<?> type) {\n        return switch (type.getName()) {\n"
                 + registry + "            default -> null;\n        };\n    }\n}\n");
-        int mapped = models.size();
+        int mapped = models.size() + OWN_MODELS.size();
         report.add(messages.size() + " messages (" + SPECIALS.size() + " with a wire form of their own), " + mapped
                 + " mapped to a model class (" + topLevel + " top-level kinds and lists), " + unmappedMessages
                 + " without one; " + mappedFields + " fields mapped, " + skippedFields + " skipped");
         report.addAll(unmapped);
         return sources;
+    }
+
+    /** The {@code ProtoDecoders.type} case of a top-level kind or list, read into {@code type}. */
+    private static void register(StringBuilder registry, String type, Message message) {
+        registry.append("            case \"").append(type).append("\" -> new ProtoType<").append(type).append(">(\"")
+                .append(message.name()).append("\", ").append(className(message.pkg())).append("::read")
+                .append(message.name()).append(", (o, apiVersion, kind) -> {\n                o.setApiVersion(apiVersion);\n")
+                .append("                o.setKind(kind);\n            });\n");
     }
 
     private static boolean hasTypeMeta(Class<?> model) {
@@ -353,6 +374,33 @@ public final class ProtoDecoderGenerator {
         out.append("        ").append(type).append(" m = new ").append(type).append("();\n");
         nullsOfAbsentLists(message, model, out);
         fields(message, model, out, unmapped);
+        out.append("        in.end(outerLimit);\n        return m;\n    }\n");
+    }
+
+    /** The {@code read<Message>} method of an {@link #OWN_MODELS} message: its message fields, unknown ones skipped. */
+    private void ownMethod(Message message, String type, StringBuilder out, List<String> unmapped) {
+        out.append("\n    static ").append(type).append(" read").append(message.name())
+                .append("(ProtoInput in, int outerLimit) throws java.io.IOException {\n");
+        out.append("        ").append(type).append(" m = new ").append(type).append("();\n");
+        out.append("        for (int tag = in.tag(); tag != 0; tag = in.tag()) {\n");
+        out.append("            switch (tag) {\n");
+        Map<String, GoField> go = goFields.getOrDefault(message.fqn(), Map.of());
+        for (ProtoField field : message.fields()) {
+            Message inner = messages.get(field.type());
+            if (field.repeated() || field.map() || inner == null || !models.containsKey(inner.fqn())) {
+                skippedFields++;
+                unmapped.add("field " + message.fqn() + "." + field.name() + " -> " + type
+                        + ": only a mapped message field is read into a class of this module");
+                continue;
+            }
+            String jsonName = go.containsKey(field.name()) ? go.get(field.name()).jsonName() : field.name();
+            out.append("                case ").append(field.number() << 3 | 2).append(" -> m.set")
+                    .append(capitalize(jsonName)).append("(").append(className(inner.pkg())).append(".read")
+                    .append(inner.name()).append("(in, in.begin()));\n");
+            mappedFields++;
+        }
+        out.append("                default -> in.skip(tag);\n");
+        out.append("            }\n        }\n");
         out.append("        in.end(outerLimit);\n        return m;\n    }\n");
     }
 

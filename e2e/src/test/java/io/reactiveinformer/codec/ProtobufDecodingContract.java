@@ -14,6 +14,7 @@ import io.kubernetes.client.openapi.models.V1PodList;
 import io.kubernetes.client.openapi.models.V1ReplicaSet;
 import io.kubernetes.client.openapi.models.V1Secret;
 import io.kubernetes.client.openapi.models.V1Service;
+import io.reactiveinformer.api.PartialObjectMetadata;
 import java.io.BufferedReader;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -43,12 +44,14 @@ import org.junit.jupiter.params.provider.MethodSource;
  * watch of the same resource version gives. Run against kube-apiserver itself
  * ({@link ProtobufOnKubeApiServerTest}) and against the test kit's simulated server
  * ({@link ProtobufOnSimulatedServerTest}), whose protobuf encoder it checks with decoders it does not share.
- * In the codec's package because the protobuf decoding is not API yet (the client does not negotiate it).
+ * Raw HTTP, not the client, so that each encoding is asked for explicitly (the client negotiates, and falls
+ * back); in the codec's package because the watch frames' constructor is package-private.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class ProtobufDecodingContract {
 
     private static final String PROTOBUF = "application/vnd.kubernetes.protobuf";
+    private static final String AS_METADATA = "as=PartialObjectMetadata;g=meta.k8s.io;v=v1";
     static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     private final URI server;
@@ -136,8 +139,42 @@ abstract class ProtobufDecodingContract {
         assertThat(fromProtobuf).usingRecursiveComparison().isEqualTo(fromJson);
     }
 
+    Stream<Arguments> metadataOnly() {
+        String at = "/namespaces/" + ns;
+        return Stream.of(
+                Arguments.of("/api/v1" + at + "/configmaps/settings"),
+                Arguments.of("/api/v1" + at + "/pods/web-0"),
+                Arguments.of("/apis/apps/v1" + at + "/deployments/web"));
+    }
+
+    /** {@code meta.k8s.io/v1 PartialObjectMetadata}, which the server has in protobuf for every kind. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("metadataOnly")
+    void metadataInProtobufDecodesToWhatItsJsonDecodesTo(String path) {
+        PartialObjectMetadata fromJson = json.decode(get(path, "application/json;" + AS_METADATA, "application/json"),
+                PartialObjectMetadata.class);
+        PartialObjectMetadata fromProtobuf = protobuf.decode(get(path, PROTOBUF + ";" + AS_METADATA, PROTOBUF),
+                PartialObjectMetadata.class);
+
+        assertThat(fromProtobuf.getKind()).isEqualTo(PartialObjectMetadata.KIND);
+        assertThat(fromProtobuf.getMetadata().getName()).isEqualTo(path.substring(path.lastIndexOf('/') + 1));
+        assertSameObject(fromProtobuf, fromJson);
+    }
+
     @Test
     void aProtobufWatchDecodesToTheEventsOfTheJsonWatch() throws IOException {
+        assertWatchesDecodeAlike(PROTOBUF + ";stream=watch", "application/json", V1ConfigMap.class);
+    }
+
+    @Test
+    void aProtobufMetadataWatchDecodesToTheEventsOfTheJsonOne() throws IOException {
+        // as client-go's metadata client asks, without stream=watch
+        assertWatchesDecodeAlike(PROTOBUF + ";" + AS_METADATA, "application/json;" + AS_METADATA,
+                PartialObjectMetadata.class);
+    }
+
+    /** The configmaps watched in protobuf and in JSON, decoded as {@code type}s. */
+    private void assertWatchesDecodeAlike(String protobufAccept, String jsonAccept, Class<?> type) throws IOException {
         String watch = "/api/v1/namespaces/" + ns + "/configmaps?watch=true&resourceVersion=0";
         // kube-root-ca.crt (published into every namespace once its controller runs) may or may not be there:
         // count what this resource version holds, and read as many events from each watch
@@ -145,8 +182,8 @@ abstract class ProtobufDecodingContract {
                 V1ConfigMapList.class).getItems().size();
 
         List<ProtobufWatchFrames.Event> events = new ArrayList<>();
-        try (InputStream body = stream(watch, PROTOBUF + ";stream=watch")) {
-            ProtobufWatchFrames frames = new ProtobufWatchFrames(protobuf, V1ConfigMap.class);
+        try (InputStream body = stream(watch, protobufAccept)) {
+            ProtobufWatchFrames frames = new ProtobufWatchFrames(protobuf, type);
             DataInputStream in = new DataInputStream(body);
             while (events.size() < count) {
                 byte[] frame = new byte[4 + in.readInt()];
@@ -157,7 +194,7 @@ abstract class ProtobufDecodingContract {
             frames.end();
         }
         List<String> lines = new ArrayList<>();
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(stream(watch, "application/json"),
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(stream(watch, jsonAccept),
                 StandardCharsets.UTF_8))) {
             while (lines.size() < count) {
                 lines.add(in.readLine());
@@ -169,7 +206,7 @@ abstract class ProtobufDecodingContract {
             String line = lines.get(i);
             byte[] object = line.substring(line.indexOf("\"object\":") + 9, line.lastIndexOf('}'))
                     .getBytes(StandardCharsets.UTF_8);
-            assertSameObject(events.get(i).object(), json.decode(object, V1ConfigMap.class));
+            assertSameObject(events.get(i).object(), json.decode(object, type));
         }
     }
 
@@ -181,10 +218,15 @@ abstract class ProtobufDecodingContract {
     }
 
     private byte[] get(String path, String accept) {
+        return get(path, accept, accept);
+    }
+
+    private byte[] get(String path, String accept, String contentType) {
         HttpResponse<byte[]> response = send(HttpRequest.newBuilder(server.resolve(path)).header("Accept", accept),
                 HttpResponse.BodyHandlers.ofByteArray());
         assertThat(response.statusCode()).as("GET %s", path).isEqualTo(200);
-        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(t -> t.startsWith(accept));
+        assertThat(response.headers().firstValue("Content-Type")).as("GET %s", path)
+                .hasValueSatisfying(t -> assertThat(t).startsWith(contentType));
         return response.body();
     }
 

@@ -49,6 +49,7 @@ import reactor.netty.http.client.HttpClientResponse;
  * <p>A handle on a {@linkplain ResourceType#metadataOnly() metadata-only} type ({@link #metadataOnly()},
  * {@link KubernetesClient#metadata}) asks the server for the {@code PartialObjectMetadata}
  * representation, as client-go's metadata client does: lists, watches and gets carry only metadata.
+ * It is asked for in protobuf, for custom resources too, unless the encoding is {@link Encoding#JSON}.
  * Such a handle patches and deletes, but does not create or replace (it has no whole object to send).
  *
  * <p>Reads (list, get, watch) of a built-in kind are asked for in protobuf, or JSON if the server has no
@@ -79,6 +80,14 @@ public final class ResourceClient<T extends KubernetesObject> {
             + "application/json";
     /** Protobuf, or JSON where the server has no protobuf for the resource: what client-go asks for. */
     static final String ACCEPT_PROTOBUF = KubernetesProtobuf.MEDIA_TYPE + ", application/json";
+    /**
+     * The metadata representations in protobuf first, as client-go's metadata client asks: {@code meta.k8s.io}
+     * types, so kube-apiserver has them in protobuf for custom resources too, whose objects it serves in JSON only.
+     */
+    static final String ACCEPT_PROTOBUF_METADATA_LIST = KubernetesProtobuf.MEDIA_TYPE
+            + ";as=PartialObjectMetadataList;g=meta.k8s.io;v=v1," + ACCEPT_METADATA_LIST;
+    static final String ACCEPT_PROTOBUF_METADATA = KubernetesProtobuf.MEDIA_TYPE
+            + ";as=PartialObjectMetadata;g=meta.k8s.io;v=v1," + ACCEPT_METADATA;
 
     private final HttpTransport transport;
     private final ResourceType<T> type;
@@ -203,7 +212,7 @@ public final class ResourceClient<T extends KubernetesObject> {
         String path = requests.list(namespace, options);
         String request = "GET " + path;
         return negotiated(request, protobuf -> transport.exchangeOne(HttpMethod.GET, path, null, null,
-                accept(protobuf, ACCEPT_METADATA_LIST), timeout, (response, body) -> {
+                accept(protobuf, true), timeout, (response, body) -> {
                     ListDecoder<T> decoder = decodesProtobuf(protobuf, response, false, request)
                             ? new ProtobufListDecoder<>(transport.protobuf(), type.type(), request, intern)
                             : new ObjectListDecoder<>(transport.json(), type.type(), request, intern);
@@ -234,7 +243,7 @@ public final class ResourceClient<T extends KubernetesObject> {
         String path = requests.watch(namespace, options);
         String request = "GET " + path;
         Flux<WatchEvent<T>> events = negotiated(request, protobuf -> transport.exchange(HttpMethod.GET, path, null,
-                null, accept(protobuf, ACCEPT_METADATA), (response, body) -> {
+                null, accept(protobuf, false), (response, body) -> {
                     WatchStreamDecoder<T> decoder = decodesProtobuf(protobuf, response, true, request)
                             ? new ProtobufWatchEventDecoder<>(transport.protobuf(), type.type(), request)
                             : new WatchEventDecoder<>(transport.json(), type.type(), request);
@@ -253,7 +262,7 @@ public final class ResourceClient<T extends KubernetesObject> {
         String path = requests.object(namespaceForName(), name);
         String request = "GET " + path;
         return negotiated(request, protobuf -> transport.exchangeOne(HttpMethod.GET, path, null, null,
-                accept(protobuf, ACCEPT_METADATA), timeout, (response, content) -> {
+                accept(protobuf, false), timeout, (response, content) -> {
                     if (!decodesProtobuf(protobuf, response, false, request)) {
                         return decodeJson(content, request);
                     }
@@ -336,7 +345,7 @@ public final class ResourceClient<T extends KubernetesObject> {
     /** The options go in the body (see {@link ResourceRequests#deleteOptions}). */
     private Mono<Void> deleteRequest(String path, DeleteOptions options) {
         byte[] body = transport.json().encode(requests.deleteOptions(options));
-        return transport.exchangeOne(HttpMethod.DELETE, path, body, "application/json", accept(false, ACCEPT_METADATA), timeout,
+        return transport.exchangeOne(HttpMethod.DELETE, path, body, "application/json", accept(false, false), timeout,
                 (response, content) -> content.then().flux()).then();
     }
 
@@ -352,7 +361,7 @@ public final class ResourceClient<T extends KubernetesObject> {
     }
 
     private Mono<T> single(HttpMethod method, String path, byte[] body, String contentType) {
-        return transport.exchangeOne(method, path, body, contentType, accept(false, ACCEPT_METADATA), timeout,
+        return transport.exchangeOne(method, path, body, contentType, accept(false, false), timeout,
                 (response, content) -> decodeJson(content, method.name() + " " + path));
     }
 
@@ -375,22 +384,33 @@ public final class ResourceClient<T extends KubernetesObject> {
     }
 
     /**
-     * {@code ACCEPT_PROTOBUF} when asking for protobuf; else {@code metadata} on a metadata-only handle, else the
-     * transport's default (JSON).
+     * The Accept header of a request for an object or, if {@code list}, a list: on a metadata-only handle the
+     * metadata representations (in protobuf first if {@code protobuf}); else {@code ACCEPT_PROTOBUF} when asking
+     * for protobuf, or the transport's default (JSON).
      */
-    private String accept(boolean protobuf, String metadata) {
-        return protobuf ? ACCEPT_PROTOBUF : type.isMetadataOnly() ? metadata : null;
+    private String accept(boolean protobuf, boolean list) {
+        if (type.isMetadataOnly()) {
+            return protobuf ? list ? ACCEPT_PROTOBUF_METADATA_LIST : ACCEPT_PROTOBUF_METADATA
+                    : list ? ACCEPT_METADATA_LIST : ACCEPT_METADATA;
+        }
+        return protobuf ? ACCEPT_PROTOBUF : null;
     }
 
-    /** Whether reads ask for protobuf: a built-in kind with a decoder, the server not known to refuse it. */
+    /**
+     * Whether reads ask for protobuf: a built-in kind, or any kind read as metadata, with a decoder, the server
+     * not known to refuse it.
+     */
     private boolean asksProtobuf() {
         return encoding == Encoding.PROTOBUF && KubernetesProtobuf.supports(type.type())
                 && !transport.keepsToJson(resource());
     }
 
-    /** The resource, as the transport remembers which ones a server serves in JSON only. */
+    /**
+     * The resource, as the transport remembers which ones a server serves in JSON only; its metadata apart, a
+     * representation a server converts to on its own (an aggregated API may have one in protobuf, not the other).
+     */
     private String resource() {
-        return type.apiVersion() + "/" + type.plural();
+        return type.apiVersion() + "/" + type.plural() + (type.isMetadataOnly() ? " as metadata" : "");
     }
 
     /**

@@ -39,7 +39,10 @@ public final class KubernetesProtobuf {
         return new KubernetesProtobuf(json);
     }
 
-    /** Whether {@code type} is a built-in kind (or list) with a generated decoder. */
+    /**
+     * Whether {@code type} is a built-in kind (or list) with a generated decoder; {@code PartialObjectMetadata}
+     * is one, whatever kind it describes.
+     */
     public static boolean supports(Class<?> type) {
         return ProtobufCodec.supports(type);
     }

@@ -8,8 +8,9 @@ public enum Encoding {
 
     /**
      * kube-apiserver's protobuf ({@code application/vnd.kubernetes.protobuf}) for the built-in kinds the
-     * client has decoders for, JSON for everything else (custom resources, {@code DynamicObject},
-     * metadata-only handles). The request accepts both, as client-go's does, and the response's
+     * client has decoders for and for metadata-only handles of any kind ({@code PartialObjectMetadata} is a
+     * built-in type), JSON for everything else (custom resources, {@code DynamicObject}). The request
+     * accepts both, as client-go's does, and the response's
      * {@code Content-Type} picks the decoder, so a server that cannot write protobuf (an aggregated API)
      * answers JSON at no extra cost. One that refuses the request (406, 415) or answers a type the client
      * cannot decode is asked again in JSON, once, and the client keeps to JSON for that resource from then

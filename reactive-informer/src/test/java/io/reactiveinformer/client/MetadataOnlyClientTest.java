@@ -27,9 +27,12 @@ import reactor.test.StepVerifier;
 class MetadataOnlyClientTest {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
-    private static final String LIST_ACCEPT =
-            "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
-    private static final String OBJECT_ACCEPT =
+    /** Reads ask for the metadata in protobuf, then JSON (what the server answers here); writes in JSON. */
+    private static final String LIST_ACCEPT = "application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;"
+            + "g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
+    private static final String OBJECT_ACCEPT = "application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;"
+            + "g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json";
+    private static final String WRITE_ACCEPT =
             "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json";
     private static final byte[] META_LIST = bytes("""
             {"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/v1","metadata":{"resourceVersion":"42"},
@@ -123,7 +126,7 @@ class MetadataOnlyClientTest {
                 .verify(WAIT);
         assertThat(server.last().method()).isEqualTo("PATCH");
         assertThat(server.last().uri()).isEqualTo("/api/v1/namespaces/shop/configmaps/a");
-        assertThat(server.last().headers().get("Accept")).isEqualTo(OBJECT_ACCEPT);
+        assertThat(server.last().headers().get("Accept")).isEqualTo(WRITE_ACCEPT);
     }
 
     @Test

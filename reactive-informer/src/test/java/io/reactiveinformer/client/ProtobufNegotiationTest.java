@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Namespace;
+import io.kubernetes.client.openapi.models.V1Pod;
 import io.reactiveinformer.api.DecodeException;
 import io.reactiveinformer.api.DynamicObject;
 import io.reactiveinformer.api.KubernetesApiException;
 import io.reactiveinformer.api.ListOptions;
 import io.reactiveinformer.api.ObjectList;
+import io.reactiveinformer.api.PartialObjectMetadata;
 import io.reactiveinformer.api.ResourceType;
 import io.reactiveinformer.api.WatchEvent;
 import io.reactiveinformer.api.WatchOptions;
@@ -42,13 +44,17 @@ class ProtobufNegotiationTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
     private static final String JSON = "application/json";
     private static final String LIST = "/api/v1/namespaces/proto-corpus/configmaps";
+    /** The custom resource of {@code metadata-corpus.yaml}. */
+    private static final ResourceType<DynamicObject> GADGETS =
+            ResourceType.dynamic("proto.example.com", "v1", "gadgets", "Gadget", true);
 
     private final FakeApiServer server = new FakeApiServer();
     private final KubernetesClient client = KubernetesClient.create(config());
 
     /** Every fixture, read ahead: the canned server answers on an event loop, where BlockHound forbids reading files. */
     private static final Map<String, byte[]> FIXTURES = Stream.of("configmaplist", "configmap", "configmap-watch",
-                    "namespace", "watch-expired", "status-404", "status-409", "status-422")
+                    "namespace", "watch-expired", "status-404", "status-409", "status-422", "metadata-podlist",
+                    "metadata-pod", "metadata-pod-watch", "metadata-gadgetlist", "metadata-gadget-watch")
             .flatMap(name -> Stream.of(name + ".json", name + ".pb"))
             .collect(Collectors.toMap(name -> name, name -> Fixtures.bytes("protobuf/" + name)));
 
@@ -167,6 +173,8 @@ class ProtobufNegotiationTest {
         serve("protobuf/configmaplist.json", "protobuf/configmaplist.pb", KubernetesProtobuf.MEDIA_TYPE);
         try (KubernetesClient json = KubernetesClient.create(config().withEncoding(Encoding.JSON))) {
             list(json);
+            json.metadata(V1ConfigMap.class).inNamespace("proto-corpus").list(ListOptions.none())
+                    .onErrorComplete().block(TIMEOUT);
             json.resource(V1ConfigMap.class).inNamespace("proto-corpus").get("settings").onErrorComplete().block(TIMEOUT);
             json.resource(V1ConfigMap.class).inNamespace("proto-corpus").watch(WatchOptions.from("0"))
                     .onErrorComplete().collectList().block(TIMEOUT);
@@ -174,20 +182,96 @@ class ProtobufNegotiationTest {
         client.resource(V1ConfigMap.class).inNamespace("proto-corpus").withEncoding(Encoding.JSON)
                 .list(ListOptions.none()).block(TIMEOUT);
 
-        assertThat(accepts()).hasSize(4).allSatisfy(accept -> assertThat(accept).doesNotContain("protobuf"));
+        assertThat(accepts()).hasSize(5).allSatisfy(accept -> assertThat(accept).doesNotContain("protobuf"));
     }
 
     @Test
-    void customResourcesAndMetadataOnlyHandlesAreAskedForInJson() {
+    void customResourcesAreAskedForInJson() {
         server.handle((req, res) -> res.header("Content-Type", JSON).sendString(Mono.just(
                 "{\"kind\":\"List\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"5\"},\"items\":[]}")));
 
-        client.resource(ResourceType.dynamic("example.com", "v1", "widgets", "Widget", true))
-                .inNamespace("proto-corpus").list(ListOptions.none()).block(TIMEOUT);
-        client.metadata(V1ConfigMap.class).inNamespace("proto-corpus").list(ListOptions.none()).block(TIMEOUT);
+        client.resource(GADGETS).inNamespace("proto-corpus").list(ListOptions.none()).block(TIMEOUT);
 
-        assertThat(accepts()).hasSize(2).allSatisfy(accept -> assertThat(accept).doesNotContain("protobuf"));
+        assertThat(accepts()).containsExactly(JSON);
         assertThat(DynamicObject.class).matches(type -> !KubernetesProtobuf.supports(type));
+    }
+
+    /**
+     * Answers metadata as kube-apiserver does: in protobuf when the Accept header offers it first, else in JSON;
+     * {@code name}'s list, its watch, or (a path ending in {@code /web-0}) the pod.
+     */
+    private void serveMetadata(String name) {
+        server.handle((req, res) -> {
+            boolean protobuf = req.requestHeaders().get("Accept", "").startsWith(KubernetesProtobuf.MEDIA_TYPE);
+            boolean watch = req.uri().contains("watch=true");
+            String fixture = "metadata-" + (watch ? name + "-watch" : req.uri().endsWith("/web-0") ? name : name + "list");
+            return res.header("Content-Type", !protobuf ? JSON
+                            : watch ? KubernetesProtobuf.WATCH_MEDIA_TYPE : KubernetesProtobuf.MEDIA_TYPE)
+                    .sendByteArray(Mono.just(FIXTURES.get(fixture + (protobuf ? ".pb" : ".json"))));
+        });
+    }
+
+    @Test
+    void aMetadataOnlyHandleAsksForMetadataInProtobufAndDecodesAsTheJsonOne() {
+        serveMetadata("pod");
+        ResourceClient<PartialObjectMetadata> pods = client.metadata(V1Pod.class).inNamespace("proto-corpus");
+        ResourceClient<PartialObjectMetadata> json = pods.withEncoding(Encoding.JSON);
+
+        ObjectList<PartialObjectMetadata> list = pods.list(ListOptions.none()).block(TIMEOUT);
+        PartialObjectMetadata pod = pods.get("web-0").block(TIMEOUT);
+        List<WatchEvent<PartialObjectMetadata>> events = pods.watch(WatchOptions.from("0")).collectList().block(TIMEOUT);
+        ObjectList<PartialObjectMetadata> jsonList = json.list(ListOptions.none()).block(TIMEOUT);
+
+        assertThat(list.items()).hasSize(1).isEqualTo(jsonList.items());
+        assertThat(list.items().get(0).getKind()).isEqualTo(PartialObjectMetadata.KIND);
+        assertThat(list.resourceVersion()).isEqualTo(jsonList.resourceVersion()).isNotEmpty();
+        assertThat(pod).isEqualTo(json.get("web-0").block(TIMEOUT));
+        assertThat(events).hasSize(1).isEqualTo(json.watch(WatchOptions.from("0")).collectList().block(TIMEOUT));
+        assertThat(accepts()).containsExactly(ResourceClient.ACCEPT_PROTOBUF_METADATA_LIST,
+                ResourceClient.ACCEPT_PROTOBUF_METADATA, ResourceClient.ACCEPT_PROTOBUF_METADATA,
+                ResourceClient.ACCEPT_METADATA_LIST, ResourceClient.ACCEPT_METADATA, ResourceClient.ACCEPT_METADATA);
+    }
+
+    @Test
+    void aCustomResourceReadAsMetadataIsAskedForInProtobuf() {
+        serveMetadata("gadget");
+        ResourceClient<PartialObjectMetadata> gadgets = client.metadata(GADGETS).inNamespace("proto-corpus");
+
+        ObjectList<PartialObjectMetadata> list = gadgets.list(ListOptions.none()).block(TIMEOUT);
+        List<WatchEvent<PartialObjectMetadata>> events = gadgets.watch(WatchOptions.from("0")).collectList()
+                .block(TIMEOUT);
+
+        assertThat(list.items()).isEqualTo(gadgets.withEncoding(Encoding.JSON).list(ListOptions.none()).block(TIMEOUT)
+                .items()).extracting(o -> o.getMetadata().getName()).containsExactly("sprocket");
+        assertThat(events).isEqualTo(gadgets.withEncoding(Encoding.JSON).watch(WatchOptions.from("0")).collectList()
+                .block(TIMEOUT));
+        assertThat(accepts()).startsWith(ResourceClient.ACCEPT_PROTOBUF_METADATA_LIST,
+                ResourceClient.ACCEPT_PROTOBUF_METADATA);
+    }
+
+    @ParameterizedTest(name = "answered {0}")
+    @ValueSource(ints = {406, 415})
+    void aRefusedMetadataRepresentationFallsBackToJsonOnceForTheMetadataOnly(int code) {
+        server.handle((req, res) -> {
+            String accept = req.requestHeaders().get("Accept", "");
+            if (accept.contains("PartialObjectMetadata") && accept.startsWith(KubernetesProtobuf.MEDIA_TYPE)) {
+                return res.status(code).header("Content-Type", JSON).sendString(Mono.just(
+                        "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"code\":" + code + "}"));
+            }
+            boolean protobuf = accept.startsWith(KubernetesProtobuf.MEDIA_TYPE);
+            String fixture = accept.contains("PartialObjectMetadata") ? "metadata-podlist.json"
+                    : protobuf ? "configmaplist.pb" : "configmaplist.json";
+            return res.header("Content-Type", protobuf ? KubernetesProtobuf.MEDIA_TYPE : JSON)
+                    .sendByteArray(Mono.just(FIXTURES.get(fixture)));
+        });
+        ResourceClient<PartialObjectMetadata> pods = client.metadata(V1Pod.class).inNamespace("proto-corpus");
+
+        assertThat(pods.list(ListOptions.none()).block(TIMEOUT).items()).hasSize(1);
+        assertThat(pods.list(ListOptions.none()).block(TIMEOUT).items()).hasSize(1);
+        assertThat(list(client).items()).hasSize(1);
+
+        assertThat(accepts()).containsExactly(ResourceClient.ACCEPT_PROTOBUF_METADATA_LIST,
+                ResourceClient.ACCEPT_METADATA_LIST, ResourceClient.ACCEPT_METADATA_LIST, ResourceClient.ACCEPT_PROTOBUF);
     }
 
     @Test

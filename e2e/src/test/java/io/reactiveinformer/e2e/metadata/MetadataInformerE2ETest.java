@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.reactiveinformer.api.ListOptions;
+import io.reactiveinformer.api.ObjectList;
 import io.reactiveinformer.api.PartialObjectMetadata;
 import io.reactiveinformer.api.PatchType;
 import io.reactiveinformer.client.KubernetesClient;
 import io.reactiveinformer.client.ResourceClient;
 import io.reactiveinformer.config.ClientConfig;
+import io.reactiveinformer.config.Encoding;
 import io.reactiveinformer.informer.InformerSpec;
 import io.reactiveinformer.informer.Notification;
 import io.reactiveinformer.informer.SharedIndexInformer;
@@ -20,12 +23,16 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.test.StepVerifier;
 
-/** A metadata-only informer against a real kube-apiserver, which converts to PartialObjectMetadata itself. */
+/**
+ * A metadata-only informer against a real kube-apiserver, which converts to PartialObjectMetadata itself, in
+ * protobuf as the client asks first (the responses' {@code Content-Type}s say so).
+ */
 @KubeApiServerTest
 class MetadataInformerE2ETest {
 
@@ -36,6 +43,7 @@ class MetadataInformerE2ETest {
     private KubernetesClient client;
     private ResourceClient<V1ConfigMap> maps;
     private String namespace;
+    private final List<String> contentTypes = new CopyOnWriteArrayList<>();
 
     MetadataInformerE2ETest(KubeApiServer env) {
         this.env = env;
@@ -43,7 +51,10 @@ class MetadataInformerE2ETest {
 
     @BeforeEach
     void namespace() {
-        client = KubernetesClient.create(ClientConfig.fromKubeconfig(List.of(env.kubeconfig()), "admin"));
+        client = KubernetesClient.builder(ClientConfig.fromKubeconfig(List.of(env.kubeconfig()), "admin"))
+                .httpClient(http -> http.doOnResponse((response, connection) -> contentTypes.add(
+                        response.method().name() + " " + response.responseHeaders().get("Content-Type"))))
+                .build();
         namespace = client.resource(V1Namespace.class)
                 .create(new V1Namespace().metadata(new V1ObjectMeta().generateName("metadata-")))
                 .block(T).getMetadata().getName();
@@ -83,6 +94,11 @@ class MetadataInformerE2ETest {
                 assertThat(m.getMetadata().getResourceVersion()).isNotBlank();
                 assertThat(m.getMetadata().getUid()).isNotBlank();
             });
+            ResourceClient<PartialObjectMetadata> metadata = client.metadata(V1ConfigMap.class).inNamespace(namespace)
+                    .withLabelSelector(LABEL);
+            ObjectList<PartialObjectMetadata> listed = metadata.list(ListOptions.none()).block(T);
+            assertThat(listed.items()).hasSize(3).isEqualTo(metadata.withEncoding(Encoding.JSON)
+                    .list(ListOptions.none().withResourceVersion(listed.resourceVersion(), "Exact")).block(T).items());
             PartialObjectMetadata b = informer.lister().namespace(namespace).get("b").orElseThrow();
             assertThat(b.getMetadata().getLabels()).containsEntry("name", "b");
             assertThat(b.getMetadata().getAnnotations()).containsEntry("owner", "team-b");
@@ -120,5 +136,12 @@ class MetadataInformerE2ETest {
         } finally {
             factory.shutdown().block(T);
         }
+        // every read in protobuf (the informer's streaming list and watch, the list, the get) but the list forced
+        // to JSON
+        List<String> reads = contentTypes.stream().filter(type -> type.startsWith("GET ")).toList();
+        assertThat(reads).filteredOn(type -> type.startsWith("GET application/json")).hasSize(1);
+        assertThat(reads).filteredOn(type -> !type.startsWith("GET application/json"))
+                .allSatisfy(type -> assertThat(type).startsWith("GET application/vnd.kubernetes.protobuf"))
+                .contains("GET application/vnd.kubernetes.protobuf", "GET application/vnd.kubernetes.protobuf;stream=watch");
     }
 }

@@ -56,6 +56,15 @@ final class ProtobufToJson {
         object.put("apiVersion", apiVersion);
         Message message = schema.kind(apiVersion, kind);
         object.setAll((ObjectNode) message(message, (byte[]) unknown.get(2).get(0)));
+        if (kind.equals("PartialObjectMetadataList") && object.has("items")) {
+            // the JSON of a metadata list types each item, which in protobuf is a bare message
+            for (JsonNode item : object.get("items")) {
+                ObjectNode typed = NODES.objectNode().put("kind", "PartialObjectMetadata")
+                        .put("apiVersion", Representation.META_API_VERSION);
+                typed.setAll((ObjectNode) item);
+                ((ObjectNode) item).removeAll().setAll(typed);
+            }
+        }
         return object;
     }
 
